@@ -1,0 +1,79 @@
+# iommu-scale: the one interface. `make help` lists every target and knob.
+# Each target is one line `target: prereqs ## text`; help is generated from
+# those lines, so it cannot drift.
+
+include tools/base.pin
+
+CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/iommu-scale
+KERNEL_SRC ?=
+BASE_REF ?=
+JOBS ?= $(shell nproc)
+FORCE ?= 0
+KUNIT_ARCH ?= um
+export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
+	selftest test cache-info clean-trees clean-cache
+
+help: ## list the targets and knobs
+	@echo "iommu-scale: IOMMU DMA-mapping scalability series for $(BASE_UPSTREAM), and its tooling"
+	@echo
+	@echo "Targets:"
+	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
+		awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
+	@echo
+	@echo "Knobs (make VAR=value):"
+	@echo "  CACHE_DIR=$(CACHE_DIR)"
+	@echo "                 base tree, worktrees, build directories, ccache (safe to delete)"
+	@echo "  KERNEL_SRC=$(if $(KERNEL_SRC),$(KERNEL_SRC),<unset: pinned $(BASE_PACKAGE) $(BASE_VERSION)>)"
+	@echo "                 your own Linux git tree; the series goes on a new branch in a worktree"
+	@echo "  BASE_REF=$(if $(BASE_REF),$(BASE_REF),<unset: tag iommu-scale-base, or HEAD of KERNEL_SRC>)"
+	@echo "                 the commit the series applies to"
+	@echo "  JOBS=$(JOBS)         parallel build jobs"
+	@echo "  FORCE=$(FORCE)        1: let 'make tree' discard a worktree with unexported commits"
+	@echo "  KUNIT_ARCH=$(KUNIT_ARCH)   architecture 'make kunit' runs on"
+
+deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
+	@tools/deps
+
+base: deps ## fetch, verify and extract the pinned base tree into the cache, tagged
+	@tools/base >/dev/null
+
+tree: base ## worktree on branch iommu-scale/series with patches/series applied (git am --3way)
+	@tools/apply >/dev/null
+
+export: deps ## write the worktree's commits back to patches/ (format-patch + series)
+	@tools/export
+
+export-check: deps ## fail if patches/ and the worktree disagree
+	@tools/export check
+
+quilt-check: base ## prove patches/ applies with 'quilt push -a' to the same tree as 'make tree'
+	@tools/quilt-check
+
+checkpatch: base ## checkpatch.pl --strict on every patch in the series
+	@tools/checkpatch
+
+kunit: tree ## run the KUnit suites in kunit/ with kunit.py (UML by default)
+	@tools/kunit
+
+selftest: base ## self-tests of the tooling, with the fixtures in ci/
+	@ci/selftest
+
+test: deps selftest checkpatch tree export-check quilt-check kunit ## everything CI runs: deps, selftest, checkpatch, tree, kunit
+	@echo "make test: all steps passed"
+
+cache-info: ## say where the caches are and how big they are
+	@echo "cache: $(CACHE_DIR)"; \
+	for d in base debs apt trees build ccache; do \
+		[ -e "$(CACHE_DIR)/$$d" ] && du -sh "$(CACHE_DIR)/$$d"; \
+	done; true
+
+clean-trees: ## remove worktrees and build directories (keeps the base tree and ccache)
+	rm -rf "$(CACHE_DIR)/trees" "$(CACHE_DIR)/build"
+	if [ -d "$(CACHE_DIR)/base/linux/.git" ]; then git -C "$(CACHE_DIR)/base/linux" worktree prune; fi
+
+clean-cache: ## delete the whole cache (base tree, .deb, builds, ccache); the next run starts cold
+	rm -rf "$(CACHE_DIR)"

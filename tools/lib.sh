@@ -1,0 +1,212 @@
+# shellcheck shell=bash
+# Shared library of the iommu-scale tools: settings, messages, timed steps,
+# and where the kernel tree, the worktree and the build directories live.
+# Every tool sources this file and nothing else.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=tools/base.pin
+. "$TOP/tools/base.pin"
+
+CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/iommu-scale}
+PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
+JOBS=${JOBS:-$(nproc)}
+KERNEL_SRC=${KERNEL_SRC:-}
+BASE_REF=${BASE_REF:-}
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+
+BASE_REPO=$CACHE_DIR/base/linux
+BASE_TAG=iommu-scale-base
+TREE_BRANCH=iommu-scale/series
+
+TOOL=$(basename "$0")
+
+msg() { printf '%s: %s\n' "$TOOL" "$*" >&2; }
+
+# die TEXT...: one paragraph saying what failed and what to do, then exit 1.
+die() {
+	printf '\n%s: error: %s\n\n' "$TOOL" "$*" | fold -s -w 78 >&2
+	exit 1
+}
+
+# step NAME CMD...: run CMD with a start line and an end line that carries
+# the elapsed time, so a long step (fetch, extract, build, boot) is never
+# silent. The command's status is returned unchanged.
+step() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	printf '>>> %s\n' "$name" >&2
+	"$@" || rc=$?
+	if [ "$rc" = 0 ]; then
+		printf '<<< %s: done in %ss\n' "$name" "$(($(date +%s) - t0))" >&2
+	else
+		printf '<<< %s: FAILED after %ss\n' "$name" "$(($(date +%s) - t0))" >&2
+	fi
+	return "$rc"
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' is not installed. Run 'make deps' to install the Debian packages the tooling needs."
+	done
+}
+
+# The kernel tree the series applies to: the user's KERNEL_SRC, or the
+# pinned base in the cache. Prints the repository path.
+kernel_repo() {
+	if [ -z "$KERNEL_SRC" ]; then
+		printf '%s\n' "$BASE_REPO"
+		return
+	fi
+	[ -d "$KERNEL_SRC" ] ||
+		die "KERNEL_SRC=$KERNEL_SRC does not exist. Point KERNEL_SRC at a git checkout of Linux, or leave it unset to use the pinned base ($BASE_PACKAGE $BASE_VERSION)."
+	local top
+	top=$(git -C "$KERNEL_SRC" rev-parse --show-toplevel 2>/dev/null) ||
+		die "KERNEL_SRC=$KERNEL_SRC is not a git repository. The series is applied on a new branch in a worktree, which needs git: run 'git init && git add -A && git commit' there first, or leave KERNEL_SRC unset to use the pinned base."
+	if [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
+		die "KERNEL_SRC=$top has uncommitted changes. Nothing was done: commit or stash them first ('git -C $top stash'), so that the base of the series is a commit."
+	fi
+	printf '%s\n' "$top"
+}
+
+# The commit the series applies to.
+base_commit() {
+	local repo=$1 ref
+	if [ -z "$KERNEL_SRC" ]; then
+		ref=${BASE_REF:-$BASE_TAG}
+	else
+		ref=${BASE_REF:-HEAD}
+	fi
+	git -C "$repo" rev-parse --verify --quiet "$ref^{commit}" ||
+		die "base ref '$ref' is not a commit in $repo. Set BASE_REF to a commit, tag or branch of that tree."
+}
+
+# A short name for the tree, used for worktree and build directories, so
+# that the pinned base and each user tree keep their own.
+tree_id() {
+	if [ -z "$KERNEL_SRC" ]; then
+		echo base
+	else
+		printf 'user-%s\n' "$(kernel_repo | sha1sum | cut -c1-10)"
+	fi
+}
+
+tree_dir() { printf '%s/trees/%s/%s\n' "$CACHE_DIR" "$(tree_id)" "${1:-series}"; }
+build_dir() { printf '%s/build/%s/%s\n' "$CACHE_DIR" "$(tree_id)" "$1"; }
+
+# Patch names listed in a series file, comments and blank lines dropped.
+series_patches() {
+	local f=$1
+	[ -f "$f" ] || return 0
+	sed -e 's/[[:space:]]*#.*$//' -e 's/^[[:space:]]*//' "$f" | awk 'NF { print $1 }'
+}
+
+# check_config FRAGMENT DOTCONFIG: every CONFIG_ symbol the fragment sets
+# must have the same value in the final .config; olddefconfig drops what
+# it cannot satisfy without a word, so say which ones it dropped.
+check_config() {
+	local frag=$1 dot=$2 bad
+	bad=$(awk '
+		FNR == NR {
+			if ($0 ~ /^CONFIG_[A-Za-z0-9_]+=/) {
+				i = index($0, "="); want[substr($0, 1, i - 1)] = substr($0, i + 1)
+			} else if ($0 ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) {
+				want[$2] = "n"
+			}
+			next
+		}
+		/^CONFIG_[A-Za-z0-9_]+=/ { i = index($0, "="); have[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		END {
+			for (s in want) {
+				h = (s in have) ? have[s] : "n"
+				if (h != want[s])
+					printf "%s=%s (got %s)\n", s, want[s], (s in have) ? h : "not set"
+			}
+		}' "$frag" "$dot" | sort)
+	if [ -n "$bad" ]; then
+		printf '%s\n' "$bad" | sed 's/^/    /' >&2
+		die "olddefconfig dropped or changed the symbols above, which $frag asks for ($dot). Their dependencies are not met: look them up with 'make menuconfig' (search with /) and add what they depend on to the fragment."
+	fi
+}
+
+# format_patches TREE BASE OUTDIR: the commits BASE..HEAD of TREE as
+# NNNN-slug.patch files. Every option that a user's git config could change
+# is fixed, so the same commits always give the same bytes.
+format_patches() {
+	git -C "$1" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c diff.renames=true -c diff.algorithm=myers -c format.signOff=false \
+		format-patch -q --zero-commit --no-signature --no-base -N \
+		--no-thread --no-cover-letter --no-to --no-cc --no-add-header \
+		--subject-prefix=PATCH --suffix=.patch -o "$3" "$2..HEAD" >/dev/null
+}
+
+# merge_series OLD_SERIES NEW_NAMES: a series file listing NEW_NAMES (one per
+# line, in order) that keeps the comment lines (topic sections) of
+# OLD_SERIES. A comment block stays before the patch it preceded, matched by
+# slug (the name without NNNN-), else by position; the block of a patch that
+# is gone moves to the next one, so no section heading is lost.
+merge_series() {
+	awk '
+		function slug(n) { sub(/^[0-9]+-/, "", n); return n }
+		FNR == NR {
+			if ($0 ~ /^[[:space:]]*(#|$)/) { pend = pend $0 "\n"; next }
+			no++; oname[no] = $1; oblock[no] = pend; pend = ""; next
+		}
+		NF { nn++; nname[nn] = $1; nslug[slug($1)] = nn }
+		END {
+			for (j = 1; j <= no; j++) {
+				s = slug(oname[j])
+				if (s in nslug && !(nslug[s] in used)) { m[j] = nslug[s]; used[m[j]] = 1 }
+			}
+			for (j = 1; j <= no; j++) oslug[slug(oname[j])] = 1
+			for (j = 1; j <= no; j++)
+				if (!(j in m) && j <= nn && !(j in used) && !(slug(nname[j]) in oslug)) {
+					m[j] = j; used[j] = 1
+				}
+			carry = ""
+			for (j = 1; j <= no; j++) {
+				if (j in m) { block[m[j]] = carry oblock[j]; carry = "" }
+				else carry = carry oblock[j]
+			}
+			for (i = 1; i <= nn; i++) printf "%s%s\n", block[i], nname[i]
+			printf "%s%s", carry, pend
+		}' "$1" "$2"
+}
+
+# same_patches DIR_A DIR_B: do two patch directories hold the same series
+# (same names in the same order) and the same patch files? Prints the
+# differences.
+same_patches() {
+	local a=$1 b=$2 rc=0 p
+	if ! diff -u <(series_patches "$a/series") <(series_patches "$b/series") >&2; then
+		rc=1
+	fi
+	for p in $({ series_patches "$a/series"; series_patches "$b/series"; } | sort -u); do
+		if [ ! -f "$a/$p" ] || [ ! -f "$b/$p" ]; then
+			rc=1
+		elif ! diff -u "$a/$p" "$b/$p" >&2; then
+			rc=1
+		fi
+	done
+	return "$rc"
+}
+
+# export_to TREE BASE OUTDIR: write TREE's commits to OUTDIR with a series
+# file whose sections come from $PATCHES_DIR/series.
+export_to() {
+	local tree=$1 base=$2 out=$3 names
+	mkdir -p "$out"
+	format_patches "$tree" "$base" "$out"
+	names=$(cd "$out" && ls -1 | grep -E '^[0-9]{4}-.*\.patch$' | sort || true)
+	if [ -f "$PATCHES_DIR/series" ]; then
+		merge_series "$PATCHES_DIR/series" <(printf '%s\n' "$names") >"$out/series"
+	else
+		printf '%s\n' "$names" | sed '/^$/d' >"$out/series"
+	fi
+}
+
+synced_file() { printf '%s/iommu-scale-synced\n' "$(git -C "$1" rev-parse --absolute-git-dir)"; }
