@@ -50,7 +50,7 @@ export: deps ## write the worktree's commits back to patches/ (format-patch + se
 export-check: deps ## fail if patches/ and the worktree disagree
 	@tools/export check
 
-quilt-check: base ## prove patches/ applies with 'quilt push -a' to the same tree as 'make tree'
+quilt-check: tree ## prove patches/ applies with 'quilt push -a' to the same tree as 'make tree'
 	@tools/quilt-check
 
 checkpatch: base ## checkpatch.pl --strict on every patch in the series

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# The variables set here are used by the tools that source this file.
+# shellcheck disable=SC2034
 # Shared library of the iommu-scale tools: settings, messages, timed steps,
 # and where the kernel tree, the worktree and the build directories live.
 # Every tool sources this file and nothing else.
@@ -26,7 +28,7 @@ msg() { printf '%s: %s\n' "$TOOL" "$*" >&2; }
 
 # die TEXT...: one paragraph saying what failed and what to do, then exit 1.
 die() {
-	printf '\n%s: error: %s\n\n' "$TOOL" "$*" | fold -s -w 78 >&2
+	printf '\n%s: error: %s\n\n' "$TOOL" "$*" >&2
 	exit 1
 }
 
@@ -67,6 +69,8 @@ kernel_repo() {
 	local top
 	top=$(git -C "$KERNEL_SRC" rev-parse --show-toplevel 2>/dev/null) ||
 		die "KERNEL_SRC=$KERNEL_SRC is not a git repository. The series is applied on a new branch in a worktree, which needs git: run 'git init && git add -A && git commit' there first, or leave KERNEL_SRC unset to use the pinned base."
+	[ "$top" = "$(cd "$KERNEL_SRC" && pwd -P)" ] ||
+		die "KERNEL_SRC=$KERNEL_SRC is not the top of a git repository: it lies inside $top. Point KERNEL_SRC at the top of a Linux checkout."
 	if [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ]; then
 		die "KERNEL_SRC=$top has uncommitted changes. Nothing was done: commit or stash them first ('git -C $top stash'), so that the base of the series is a commit."
 	fi
@@ -201,7 +205,7 @@ export_to() {
 	local tree=$1 base=$2 out=$3 names
 	mkdir -p "$out"
 	format_patches "$tree" "$base" "$out"
-	names=$(cd "$out" && ls -1 | grep -E '^[0-9]{4}-.*\.patch$' | sort || true)
+	names=$(find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -printf '%f\n' | sort)
 	if [ -f "$PATCHES_DIR/series" ]; then
 		merge_series "$PATCHES_DIR/series" <(printf '%s\n' "$names") >"$out/series"
 	else
