@@ -12,10 +12,23 @@ FORCE ?= 0
 KUNIT_ARCH ?= um
 export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
 
+# make bench knobs (tools/bench validates them)
+VARIANTS ?= base series
+CPUS ?= $(shell nproc)
+THREADS ?=
+GRANULES ?= 1
+MODES ?= strict lazy
+SECONDS ?= 2
+ROUNDS ?= 3
+RESULTS ?=
+BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
+	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)"
+
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
-	selftest test cache-info clean-trees clean-cache
+	build bench bench-report bench-smoke selftest test cache-info clean-trees \
+	clean-cache
 
 help: ## list the targets and knobs
 	@echo "iommu-scale: IOMMU DMA-mapping scalability series for $(BASE_UPSTREAM), and its tooling"
@@ -34,6 +47,15 @@ help: ## list the targets and knobs
 	@echo "  JOBS=$(JOBS)         parallel build jobs"
 	@echo "  FORCE=$(FORCE)        1: let 'make tree' discard a worktree with unexported commits"
 	@echo "  KUNIT_ARCH=$(KUNIT_ARCH)   architecture 'make kunit' runs on"
+	@echo "  make bench:"
+	@echo "  VARIANTS=$(VARIANTS)   bare, base, series, or NAME for patches/bench/NAME.series"
+	@echo "  CPUS=$(CPUS)         QEMU -smp"
+	@echo "  THREADS=$(if $(THREADS),$(THREADS),<unset: 1 2 4 ... CPUS>)"
+	@echo "  GRANULES=$(GRANULES)     pages per map/unmap (1..1024)"
+	@echo "  MODES=$(MODES)  iommu.strict=1 (strict) and/or 0 (lazy)"
+	@echo "  SECONDS=$(SECONDS)      seconds per point"
+	@echo "  ROUNDS=$(ROUNDS)       interleaved rounds (A B A B ...)"
+	@echo "  RESULTS=        a results directory, for bench-report"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
@@ -59,10 +81,25 @@ checkpatch: base ## checkpatch.pl --strict on every patch in the series
 kunit: tree ## run the KUnit suites in kunit/ with kunit.py (UML by default)
 	@tools/kunit
 
+build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
+	@tools/build $(VARIANTS)
+	@tools/build guest
+
+bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
+	@$(BENCH_ENV) tools/bench
+
+bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
+	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
+	@tools/report "$(RESULTS)"
+
+bench-smoke: base ## short QEMU check of the harness: base and series, one boot and one point each
+	@VARIANTS="base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=1 ROUNDS=1 \
+		RESULTS_ROOT="$(CACHE_DIR)/smoke" tools/bench
+
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch tree export-check quilt-check kunit ## everything CI runs: deps, selftest, checkpatch, tree, kunit
+test: deps selftest checkpatch tree export-check quilt-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are

@@ -214,3 +214,62 @@ export_to() {
 }
 
 synced_file() { printf '%s/iommu-scale-synced\n' "$(git -C "$1" rev-parse --absolute-git-dir)"; }
+
+# am_patch TREE PATCH: 'git am --3way' one patch. On failure, the am is
+# aborted (nothing half-applied stays), AM_LOG holds git's output and
+# AM_FILES the files that did not apply, and the status is 1.
+am_patch() {
+	local tree=$1 p=$2
+	AM_LOG=$(git -C "$tree" am --3way "$p" 2>&1) && return 0
+	AM_FILES=$({
+		{
+			git -C "$tree" apply --check "$p" 2>&1
+			printf '%s\n' "$AM_LOG"
+		} | sed -n \
+			-e 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' \
+			-e 's/^error: \(.*\): does not exist in index$/\1/p' \
+			-e 's/^error: \(.*\): already exists in index$/\1/p' \
+			-e 's/^error: sha1 information is lacking or useless (\(.*\))\.$/\1/p' \
+			-e 's/^CONFLICT ([^)]*): .* in \(.*\)$/\1/p'
+		git -C "$tree" diff --name-only --diff-filter=U
+	} | sort -u | tr '\n' ' ')
+	if [ -d "$(git -C "$tree" rev-parse --path-format=absolute --git-path rebase-apply)" ]; then
+		git -C "$tree" am --abort >/dev/null 2>&1
+	fi
+	return 1
+}
+
+# variant_load NAME: set VARIANT_SETS (series files) and VARIANT_PATCHES
+# (patch files, absolute, in order) of a benchmark variant:
+#   bare    the base alone
+#   base    the base + patches/bench/common.series
+#   series  base + patches/series
+#   NAME    base + patches/bench/NAME.series (a historic or bench-only variant)
+# Entries of a series file are relative to the file's directory. Call it
+# directly, not in $(...), so that its errors stop the caller.
+variant_load() {
+	local common=$PATCHES_DIR/bench/common.series set p known
+	case $1 in
+	bare) VARIANT_SETS=() ;;
+	base) VARIANT_SETS=("$common") ;;
+	series) VARIANT_SETS=("$common" "$PATCHES_DIR/series") ;;
+	*)
+		if [ ! -f "$PATCHES_DIR/bench/$1.series" ] || [ "$1" = common ]; then
+			known="bare base series"
+			for p in "$PATCHES_DIR"/bench/*.series; do
+				[ -e "$p" ] && [ "${p##*/}" != common.series ] && known="$known $(basename "$p" .series)"
+			done
+			die "there is no benchmark variant '$1'. Known variants: $known. A variant NAME is defined by patches/bench/NAME.series."
+		fi
+		VARIANT_SETS=("$common" "$PATCHES_DIR/bench/$1.series")
+		;;
+	esac
+	VARIANT_PATCHES=()
+	for set in "${VARIANT_SETS[@]}"; do
+		[ -f "$set" ] || die "$set does not exist (a patch set of variant '$1')."
+		while read -r p; do
+			[ -f "$(dirname "$set")/$p" ] || die "$set names $p, which does not exist."
+			VARIANT_PATCHES+=("$(cd "$(dirname "$set")" && pwd)/$p")
+		done < <(series_patches "$set")
+	done
+}

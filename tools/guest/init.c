@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * iommu-scale guest init: binds the QEMU edu PCI device to dma_map_benchmark,
+ * runs the sweep named on the kernel command line, prints one line per point
+ * and powers off. Runs as PID 1 from an initramfs with nothing else in it.
+ *
+ * Kernel command line (all required unless a default is given):
+ *   bench.threads=1,2,4    thread counts
+ *   bench.granules=1,16    pages per map/unmap
+ *   bench.seconds=2        seconds per point
+ *   bench.group=DMA        expected iommu group type: DMA (strict) or DMA-FQ (lazy)
+ *   bench.dir=bidir        bidir, to or from (default bidir)
+ *   bench.bits=32          DMA mask in bits (default 32)
+ *
+ * Output, one line each:
+ *   BENCH-INFO  key=value ...          the device, group and kernel
+ *   BENCH-POINT threads=T granule=G seconds=S map_100ns=.. map_sd=..
+ *               unmap_100ns=.. unmap_sd=..
+ *   BENCH-ERROR <what failed and why>
+ *   BENCH-DONE points=N
+ * Any failure prints BENCH-ERROR and powers off without BENCH-DONE.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <linux/map_benchmark.h>
+
+#define EDU_VENDOR	0x1234
+#define EDU_DEVICE	0x11e8
+#define MAX_LIST	32
+#define PCI_DEVS	"/sys/bus/pci/devices"
+
+static void poweroff(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	/* reboot() only returns on failure; PID 1 must not exit */
+	for (;;)
+		pause();
+}
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("BENCH-ERROR ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	poweroff();
+}
+
+static void do_mount(const char *src, const char *dst, const char *type)
+{
+	if (mkdir(dst, 0755) && errno != EEXIST)
+		fail("mkdir %s: %s", dst, strerror(errno));
+	if (mount(src, dst, type, 0, NULL) && errno != EBUSY)
+		fail("mount %s on %s: %s", type, dst, strerror(errno));
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static void write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	n = write(fd, val, len);
+	if (n < 0 || (size_t)n != len)
+		fail("write '%s' to %s: %s", val, path,
+		     n < 0 ? strerror(errno) : "short write");
+	if (close(fd))
+		fail("close %s: %s", path, strerror(errno));
+}
+
+/* value of "name=" on the command line, or NULL */
+static const char *param(const char *cmdline, const char *name)
+{
+	static char val[256];
+	size_t nlen = strlen(name);
+	const char *p = cmdline;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, name, nlen) && p[nlen] == '=') {
+			size_t i = 0;
+
+			p += nlen + 1;
+			while (p[i] && p[i] != ' ' && i < sizeof(val) - 1) {
+				val[i] = p[i];
+				i++;
+			}
+			val[i] = '\0';
+			return val;
+		}
+		while (*p && *p != ' ')
+			p++;
+	}
+	return NULL;
+}
+
+static unsigned long parse_num(const char *name, const char *s, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v == 0 || v > max)
+		fail("%s: '%s' is not a number from 1 to %lu", name, s, max);
+	return v;
+}
+
+static int parse_list(const char *name, const char *s, unsigned int *out, unsigned long max)
+{
+	char buf[256], *tok, *save = NULL;
+	int n = 0;
+
+	if (!s || !*s)
+		fail("%s missing from the kernel command line", name);
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			fail("%s: more than %d values", name, MAX_LIST);
+		out[n++] = parse_num(name, tok, max);
+	}
+	if (!n)
+		fail("%s: empty list", name);
+	return n;
+}
+
+static void find_edu(char *bdf, size_t len)
+{
+	char path[512], val[64];
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(PCI_DEVS);
+	if (!d)
+		fail("opendir %s: %s", PCI_DEVS, strerror(errno));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), PCI_DEVS "/%s/vendor", de->d_name);
+		if (read_file(path, val, sizeof(val)) || strtoul(val, NULL, 16) != EDU_VENDOR)
+			continue;
+		snprintf(path, sizeof(path), PCI_DEVS "/%s/device", de->d_name);
+		if (read_file(path, val, sizeof(val)) || strtoul(val, NULL, 16) != EDU_DEVICE)
+			continue;
+		snprintf(bdf, len, "%s", de->d_name);
+		closedir(d);
+		return;
+	}
+	closedir(d);
+	fail("no edu PCI device (%04x:%04x) in %s: start QEMU with -device edu",
+	     EDU_VENDOR, EDU_DEVICE, PCI_DEVS);
+}
+
+static void bind_benchmark(const char *bdf, const char *want_group)
+{
+	char path[512], val[256], *slash;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/iommu_group/type", bdf);
+	if (read_file(path, val, sizeof(val)))
+		fail("%s has no iommu group (%s): is the SMMUv3 enabled (-M virt,iommu=smmuv3)?",
+		     bdf, path);
+	if (strcmp(val, want_group))
+		fail("iommu group type of %s is %s, the run asked for %s", bdf, val, want_group);
+	printf("BENCH-INFO device=%s group_type=%s\n", bdf, val);
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver_override", bdf);
+	write_file(path, "dma_map_benchmark");
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", bdf);
+	if (readlink(path, val, sizeof(val) - 1) >= 0)
+		fail("%s is already bound to a driver", bdf);
+	write_file("/sys/bus/pci/drivers_probe", bdf);
+	memset(val, 0, sizeof(val));
+	if (readlink(path, val, sizeof(val) - 1) < 0)
+		fail("binding %s to dma_map_benchmark failed: no driver after drivers_probe", bdf);
+	slash = strrchr(val, '/');
+	if (!slash || strcmp(slash + 1, "dma_map_benchmark"))
+		fail("%s bound to %s, not dma_map_benchmark", bdf, val);
+}
+
+static unsigned int parse_dir(const char *s)
+{
+	if (!s || !strcmp(s, "bidir"))
+		return DMA_MAP_BIDIRECTIONAL;
+	if (!strcmp(s, "to"))
+		return DMA_MAP_TO_DEVICE;
+	if (!strcmp(s, "from"))
+		return DMA_MAP_FROM_DEVICE;
+	fail("bench.dir: '%s' is not bidir, to or from", s);
+	return 0;
+}
+
+int main(void)
+{
+	unsigned int threads[MAX_LIST], granules[MAX_LIST], seconds, bits, dir;
+	int nthreads, ngranules, t, g, fd, points = 0;
+	char cmdline[4096], bdf[256], ver[256];
+	const char *group, *s;
+
+	do_mount("proc", "/proc", "proc");
+	do_mount("sysfs", "/sys", "sysfs");
+	do_mount("debugfs", "/sys/kernel/debug", "debugfs");
+	do_mount("devtmpfs", "/dev", "devtmpfs");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)))
+		fail("cannot read /proc/cmdline");
+	if (read_file("/proc/version", ver, sizeof(ver)))
+		fail("cannot read /proc/version");
+	nthreads = parse_list("bench.threads", param(cmdline, "bench.threads"),
+			      threads, DMA_MAP_MAX_THREADS);
+	ngranules = parse_list("bench.granules", param(cmdline, "bench.granules"),
+			       granules, 1024);
+	s = param(cmdline, "bench.seconds");
+	if (!s)
+		fail("bench.seconds missing from the kernel command line");
+	seconds = parse_num("bench.seconds", s, DMA_MAP_MAX_SECONDS);
+	group = param(cmdline, "bench.group");
+	if (!group || (strcmp(group, "DMA") && strcmp(group, "DMA-FQ")))
+		fail("bench.group must be DMA (strict) or DMA-FQ (lazy)");
+	group = strdup(group);
+	if (!group)
+		fail("out of memory");
+	dir = parse_dir(param(cmdline, "bench.dir"));
+	s = param(cmdline, "bench.bits");
+	bits = s ? parse_num("bench.bits", s, 64) : 32;
+
+	printf("BENCH-INFO kernel=\"%s\"\n", ver);
+	find_edu(bdf, sizeof(bdf));
+	bind_benchmark(bdf, group);
+
+	fd = open("/sys/kernel/debug/dma_map_benchmark", O_RDWR);
+	if (fd < 0)
+		fail("open /sys/kernel/debug/dma_map_benchmark: %s", strerror(errno));
+
+	for (g = 0; g < ngranules; g++) {
+		for (t = 0; t < nthreads; t++) {
+			struct map_benchmark mb;
+
+			memset(&mb, 0, sizeof(mb));
+			mb.threads = threads[t];
+			mb.seconds = seconds;
+			mb.node = -1;
+			mb.dma_bits = bits;
+			mb.dma_dir = dir;
+			mb.granule = granules[g];
+			mb.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
+			if (ioctl(fd, DMA_MAP_BENCHMARK, &mb))
+				fail("DMA_MAP_BENCHMARK threads=%u granule=%u: %s",
+				     threads[t], granules[g], strerror(errno));
+			printf("BENCH-POINT threads=%u granule=%u seconds=%u map_100ns=%llu map_sd=%llu unmap_100ns=%llu unmap_sd=%llu\n",
+			       threads[t], granules[g], seconds,
+			       (unsigned long long)mb.avg_map_100ns,
+			       (unsigned long long)mb.map_stddev,
+			       (unsigned long long)mb.avg_unmap_100ns,
+			       (unsigned long long)mb.unmap_stddev);
+			points++;
+		}
+	}
+	if (close(fd))
+		fail("close dma_map_benchmark: %s", strerror(errno));
+	printf("BENCH-DONE points=%d\n", points);
+	poweroff();
+	return 0;
+}
