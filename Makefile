@@ -27,7 +27,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
-	build bench bench-report bench-smoke selftest test cache-info clean-trees \
+	build bench bench-bundle bench-report bench-smoke selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -91,6 +91,9 @@ bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON,
 bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
 	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
 	@tools/report "$(RESULTS)"
+
+bench-bundle: base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
+	@$(BENCH_ENV) tools/bundle
 
 bench-smoke: base ## short QEMU check of the harness: base and series, one boot and one point each
 	@VARIANTS="base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=1 ROUNDS=1 \

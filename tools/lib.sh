@@ -273,3 +273,68 @@ variant_load() {
 		done < <(series_patches "$set")
 	done
 }
+
+# bench_knobs: read and validate the make bench knobs from the environment
+# (VARIANTS CPUS THREADS GRANULES MODES BENCH_SECONDS ROUNDS DIR DMA_BITS
+# BOOT_TIMEOUT); lists take spaces or commas. Dies naming the bad knob.
+bench_knobs() {
+	local x t
+	_list() { tr ',' ' ' <<<"$1" | xargs -n1 | xargs; }
+	_num() { # _num KNOB VALUE MIN MAX
+		if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+			die "$1: '$2' is not a whole number from $3 to $4. See 'make help'."
+		fi
+	}
+	VARIANTS=$(_list "${VARIANTS:-base series}")
+	CPUS=${CPUS:-$(nproc)}
+	MODES=$(_list "${MODES:-strict lazy}")
+	GRANULES=$(_list "${GRANULES:-1}")
+	BENCH_SECONDS=${BENCH_SECONDS:-2}
+	ROUNDS=${ROUNDS:-3}
+	DIR=${DIR:-bidir}
+	DMA_BITS=${DMA_BITS:-32}
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+	_num CPUS "$CPUS" 1 64
+	if [ -z "${THREADS:-}" ]; then
+		THREADS=1
+		t=2
+		while [ "$t" -le "$CPUS" ]; do
+			THREADS="$THREADS $t"
+			t=$((t * 2))
+		done
+		[ "${THREADS##* }" = "$CPUS" ] || THREADS="$THREADS $CPUS"
+	fi
+	THREADS=$(_list "$THREADS")
+	[ -n "$THREADS" ] || die "THREADS is empty: give thread counts, for example THREADS='1 2 4'."
+	[ -n "$GRANULES" ] || die "GRANULES is empty: give pages per map, for example GRANULES='1 16'."
+	[ -n "$VARIANTS" ] || die "VARIANTS is empty: give at least one, for example VARIANTS='base series'."
+	[ -n "$MODES" ] || die "MODES is empty: give strict, lazy or both."
+	for x in $THREADS; do _num THREADS "$x" 1 1024; done
+	for x in $GRANULES; do _num GRANULES "$x" 1 1024; done
+	_num SECONDS "$BENCH_SECONDS" 1 300
+	_num ROUNDS "$ROUNDS" 1 100
+	_num DMA_BITS "$DMA_BITS" 20 64
+	_num BOOT_TIMEOUT "$BOOT_TIMEOUT" 10 3600
+	for x in $MODES; do
+		case $x in strict | lazy) ;; *) die "MODES: '$x' is neither strict nor lazy." ;; esac
+	done
+	case $DIR in bidir | to | from) ;; *) die "DIR: '$DIR' is not bidir, to or from." ;; esac
+	[ "$(wc -w <<<"$VARIANTS")" = "$(tr ' ' '\n' <<<"$VARIANTS" | sort -u | wc -l)" ] ||
+		die "VARIANTS names a variant twice: $VARIANTS."
+}
+
+# signed_off_by: the Signed-off-by line of the git identity configured
+# here, the one a patch gets when it is sent.
+signed_off_by() {
+	local name email
+	if ! name=$(git config user.name) || ! email=$(git config user.email); then
+		die "git has no identity configured, and patches are signed off with it when they are sent. Set yours: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
+	fi
+	printf 'Signed-off-by: %s <%s>\n' "$name" "$email"
+}
+
+# as_sent SOB < PATCH: the patch with SOB added to its trailers unless it
+# already carries it, as format-patch -s or b4 add it at send time.
+as_sent() {
+	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
+}

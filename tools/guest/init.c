@@ -14,10 +14,15 @@
  *
  * Output, one line each:
  *   BENCH-INFO  key=value ...          the device, group and kernel
+ *   BENCH-CHECK <an input the kernel must reject> -> EINVAL
  *   BENCH-POINT threads=T granule=G seconds=S map_100ns=.. map_sd=..
- *               unmap_100ns=.. unmap_sd=..
+ *               unmap_100ns=.. unmap_sd=.. [ops=N elapsed_ns=N]
  *   BENCH-ERROR <what failed and why>
  *   BENCH-DONE points=N
+ * ops and elapsed_ns are printed when the uapi header the init is built
+ * against has them (MB_HAS_OPS); a kernel without them returns zeros.
+ * Before the sweep, every input the kernel must refuse is tried, and must
+ * fail with EINVAL.
  * Any failure prints BENCH-ERROR and powers off without BENCH-DONE.
  */
 #include <errno.h>
@@ -229,6 +234,48 @@ static unsigned int parse_dir(const char *s)
 	return 0;
 }
 
+static void init_params(struct map_benchmark *mb, unsigned int threads,
+			unsigned int granule, unsigned int seconds,
+			unsigned int bits, unsigned int dir)
+{
+	memset(mb, 0, sizeof(*mb));
+	mb->threads = threads;
+	mb->seconds = seconds;
+	mb->node = -1;
+	mb->dma_bits = bits;
+	mb->dma_dir = dir;
+	mb->granule = granule;
+	mb->map_mode = DMA_MAP_BENCH_SINGLE_MODE;
+}
+
+/* inputs the kernel has always refused with EINVAL, and must still refuse */
+static void check_rejects(int fd, unsigned int bits, unsigned int dir)
+{
+	static const struct {
+		const char *what;
+		unsigned int threads, granule, seconds;
+	} bad[] = {
+		{ "threads=0", 0, 1, 1 },
+		{ "threads=DMA_MAP_MAX_THREADS+1", DMA_MAP_MAX_THREADS + 1, 1, 1 },
+		{ "granule=0", 1, 0, 1 },
+		{ "granule=1025", 1, 1025, 1 },
+		{ "seconds=0", 1, 1, 0 },
+		{ "seconds=DMA_MAP_MAX_SECONDS+1", 1, 1, DMA_MAP_MAX_SECONDS + 1 },
+	};
+	struct map_benchmark mb;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		init_params(&mb, bad[i].threads, bad[i].granule, bad[i].seconds, bits, dir);
+		if (!ioctl(fd, DMA_MAP_BENCHMARK, &mb))
+			fail("DMA_MAP_BENCHMARK accepted %s", bad[i].what);
+		if (errno != EINVAL)
+			fail("DMA_MAP_BENCHMARK with %s failed with %s, not EINVAL",
+			     bad[i].what, strerror(errno));
+		printf("BENCH-CHECK %s -> EINVAL\n", bad[i].what);
+	}
+}
+
 int main(void)
 {
 	unsigned int threads[MAX_LIST], granules[MAX_LIST], seconds, bits, dir;
@@ -271,34 +318,40 @@ int main(void)
 	fd = open("/sys/kernel/debug/dma_map_benchmark", O_RDWR);
 	if (fd < 0)
 		fail("open /sys/kernel/debug/dma_map_benchmark: %s", strerror(errno));
+	check_rejects(fd, bits, dir);
 
 	for (g = 0; g < ngranules; g++) {
 		for (t = 0; t < nthreads; t++) {
 			struct map_benchmark mb;
 
-			memset(&mb, 0, sizeof(mb));
-			mb.threads = threads[t];
-			mb.seconds = seconds;
-			mb.node = -1;
-			mb.dma_bits = bits;
-			mb.dma_dir = dir;
-			mb.granule = granules[g];
-			mb.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
+			init_params(&mb, threads[t], granules[g], seconds, bits, dir);
 			if (ioctl(fd, DMA_MAP_BENCHMARK, &mb))
 				fail("DMA_MAP_BENCHMARK threads=%u granule=%u: %s",
 				     threads[t], granules[g], strerror(errno));
-			printf("BENCH-POINT threads=%u granule=%u seconds=%u map_100ns=%llu map_sd=%llu unmap_100ns=%llu unmap_sd=%llu\n",
+			printf("BENCH-POINT threads=%u granule=%u seconds=%u map_100ns=%llu map_sd=%llu unmap_100ns=%llu unmap_sd=%llu",
 			       threads[t], granules[g], seconds,
 			       (unsigned long long)mb.avg_map_100ns,
 			       (unsigned long long)mb.map_stddev,
 			       (unsigned long long)mb.avg_unmap_100ns,
 			       (unsigned long long)mb.unmap_stddev);
+#ifdef MB_HAS_OPS
+			printf(" ops=%llu elapsed_ns=%llu", (unsigned long long)mb.ops,
+			       (unsigned long long)mb.elapsed_ns);
+#endif
+			printf("\n");
 			points++;
 		}
 	}
 	if (close(fd))
 		fail("close dma_map_benchmark: %s", strerror(errno));
 	printf("BENCH-DONE points=%d\n", points);
+	/*
+	 * In lazy mode the last unmaps wait in the flush queue for its timer
+	 * (10 ms). Powering off before it fired lets the SMMU be disabled
+	 * first, and the late flush then reports a CMD_SYNC timeout
+	 * (results/observed/lazy-poweroff-cmd-sync-timeout.log). Let it drain.
+	 */
+	usleep(200 * 1000);
 	poweroff();
 	return 0;
 }
