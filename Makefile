@@ -27,7 +27,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
-	build bench bench-bundle bench-report bench-smoke selftest test cache-info clean-trees \
+	build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -37,25 +37,22 @@ help: ## list the targets and knobs
 	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
 		awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
-	@echo "Knobs (make VAR=value):"
-	@echo "  CACHE_DIR=$(CACHE_DIR)"
-	@echo "                 base tree, worktrees, build directories, ccache (safe to delete)"
-	@echo "  KERNEL_SRC=$(if $(KERNEL_SRC),$(KERNEL_SRC),<unset: pinned $(BASE_PACKAGE) $(BASE_VERSION)>)"
-	@echo "                 your own Linux git tree; the series goes on a new branch in a worktree"
-	@echo "  BASE_REF=$(if $(BASE_REF),$(BASE_REF),<unset: tag iommu-scale-base, or HEAD of KERNEL_SRC>)"
-	@echo "                 the commit the series applies to"
-	@echo "  JOBS=$(JOBS)         parallel build jobs"
-	@echo "  FORCE=$(FORCE)        1: let 'make tree' discard a worktree with unexported commits"
-	@echo "  KUNIT_ARCH=$(KUNIT_ARCH)   architecture 'make kunit' runs on"
-	@echo "  make bench:"
-	@echo "  VARIANTS=$(VARIANTS)   bare, base, series, or NAME for patches/bench/NAME.series"
-	@echo "  CPUS=$(CPUS)         QEMU -smp"
-	@echo "  THREADS=$(if $(THREADS),$(THREADS),<unset: 1 2 4 ... CPUS>)"
-	@echo "  GRANULES=$(GRANULES)     pages per map/unmap (1..1024)"
-	@echo "  MODES=$(MODES)  iommu.strict=1 (strict) and/or 0 (lazy)"
-	@echo "  SECONDS=$(SECONDS)      seconds per point"
-	@echo "  ROUNDS=$(ROUNDS)       interleaved rounds (A B A B ...)"
-	@echo "  RESULTS=        a results directory, for bench-report"
+	@echo "Knobs (make VAR=value), with their values now:"
+	@printf '  %-11s %-24s %s\n' \
+		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
+		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
+		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
+		JOBS "$(JOBS)" "parallel build jobs" \
+		FORCE "$(FORCE)" "1: let 'make tree' discard a worktree with unexported commits" \
+		KUNIT_ARCH "$(KUNIT_ARCH)" "architecture 'make kunit' runs on" \
+		VARIANTS "$(VARIANTS)" "bench: bare, base, series, or NAME for patches/bench/NAME.series" \
+		CPUS "$(CPUS)" "bench: QEMU -smp" \
+		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS)" \
+		GRANULES "$(GRANULES)" "bench: pages per map/unmap, 1..1024" \
+		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
+		SECONDS "$(SECONDS)" "bench: seconds per point" \
+		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
+		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
@@ -95,14 +92,21 @@ bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-rep
 bench-bundle: base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
 	@$(BENCH_ENV) tools/bundle
 
-bench-smoke: base ## short QEMU check of the harness: base and series, one boot and one point each
-	@VARIANTS="base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=1 ROUNDS=1 \
+bench-smoke: base ## short QEMU check of the harness: bare, base, series, one boot and one point each
+	@VARIANTS="bare base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=2 ROUNDS=1 \
 		RESULTS_ROOT="$(CACHE_DIR)/smoke" tools/bench
+	@tools/smoke-check "$(CACHE_DIR)/smoke/latest"
+
+notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
+	@tools/notes
+
+notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
+	@tools/notes check
 
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch tree export-check quilt-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are
