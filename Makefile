@@ -27,7 +27,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
-	build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -96,6 +96,9 @@ bench-smoke: base ## short QEMU check of the harness: bare, base, series, one bo
 	@VARIANTS="bare base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=2 ROUNDS=1 \
 		RESULTS_ROOT="$(CACHE_DIR)/smoke" tools/bench
 	@tools/smoke-check "$(CACHE_DIR)/smoke/latest"
+
+mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail
+	@tools/mutation
 
 notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
 	@tools/notes

@@ -7,6 +7,11 @@
 
 set -euo pipefail
 
+# The tooling runs on Debian's packages (make deps): put them first, ahead
+# of any other python3 or gcc on the PATH, so that, for example,
+# checkpatch's spdxcheck.py finds python3-ply.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=tools/base.pin
 . "$TOP/tools/base.pin"
@@ -337,4 +342,16 @@ signed_off_by() {
 # already carries it, as format-patch -s or b4 add it at send time.
 as_sent() {
 	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
+}
+
+# no_hidden_files TREE: stop if TREE has untracked files (builds go to
+# build directories, so there should be none). Debian's packaged .gitignore
+# ignores the whole top level, so a new file never shows in 'git status',
+# is easily left out of a commit, and would be lost with the worktree.
+no_hidden_files() {
+	local hidden
+	hidden=$(git -C "$1" ls-files --others -- ':!:**/__pycache__/**')
+	[ -z "$hidden" ] && return 0
+	printf '%s\n' "$hidden" | sed 's/^/    /' >&2
+	die "the worktree $1 has files (above) that are in no commit. Debian's .gitignore ignores the whole top level, so 'git status' does not show them: add them with 'git add -f' and commit (then 'make export'), or delete them."
 }
