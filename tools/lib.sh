@@ -100,7 +100,9 @@ tree_id() {
 	if [ -z "$KERNEL_SRC" ]; then
 		echo base
 	else
-		printf 'user-%s\n' "$(kernel_repo | sha1sum | cut -c1-10)"
+		local r
+		r=$(kernel_repo) || exit 1
+		printf 'user-%s\n' "$(printf '%s\n' "$r" | sha1sum | cut -c1-10)"
 	fi
 }
 
@@ -147,6 +149,7 @@ check_config() {
 # is fixed, so the same commits always give the same bytes.
 format_patches() {
 	git -C "$1" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c core.abbrev=7 -c format.from=false \
 		-c diff.renames=true -c diff.algorithm=myers -c format.signOff=false \
 		format-patch -q --zero-commit --no-signature --no-base -N \
 		--no-thread --no-cover-letter --no-to --no-cc --no-add-header \
@@ -161,7 +164,7 @@ format_patches() {
 merge_series() {
 	awk '
 		function slug(n) { sub(/^[0-9]+-/, "", n); return n }
-		FNR == NR {
+		FILENAME == ARGV[1] {
 			if ($0 ~ /^[[:space:]]*(#|$)/) { pend = pend $0 "\n"; next }
 			no++; oname[no] = $1; oblock[no] = pend; pend = ""; next
 		}
@@ -218,7 +221,10 @@ export_to() {
 	fi
 }
 
-synced_file() { printf '%s/iommu-scale-synced\n' "$(git -C "$1" rev-parse --absolute-git-dir)"; }
+# The series commit that patches/ was last made from, or applied to, kept as
+# a ref of the repository so that it outlives the worktree.
+mark_synced() { git -C "$1" update-ref refs/iommu-scale/synced HEAD; }
+synced_rev() { git -C "$1" rev-parse -q --verify refs/iommu-scale/synced; }
 
 # am_patch TREE PATCH: 'git am --3way' one patch. On failure, the am is
 # aborted (nothing half-applied stays), AM_LOG holds git's output and
@@ -286,12 +292,13 @@ bench_knobs() {
 	local x t
 	_list() { tr ',' ' ' <<<"$1" | xargs -n1 | xargs; }
 	_num() { # _num KNOB VALUE MIN MAX
-		if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		if ! [[ $2 =~ ^(0|[1-9][0-9]*)$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
 			die "$1: '$2' is not a whole number from $3 to $4. See 'make help'."
 		fi
 	}
 	VARIANTS=$(_list "${VARIANTS:-base series}")
-	CPUS=${CPUS:-$(nproc)}
+	t=$(nproc)
+	CPUS=${CPUS:-$((t > 64 ? 64 : t))}
 	MODES=$(_list "${MODES:-strict lazy}")
 	GRANULES=$(_list "${GRANULES:-1}")
 	BENCH_SECONDS=${BENCH_SECONDS:-2}
@@ -324,8 +331,10 @@ bench_knobs() {
 		case $x in strict | lazy) ;; *) die "MODES: '$x' is neither strict nor lazy." ;; esac
 	done
 	case $DIR in bidir | to | from) ;; *) die "DIR: '$DIR' is not bidir, to or from." ;; esac
-	[ "$(wc -w <<<"$VARIANTS")" = "$(tr ' ' '\n' <<<"$VARIANTS" | sort -u | wc -l)" ] ||
-		die "VARIANTS names a variant twice: $VARIANTS."
+	for x in VARIANTS THREADS GRANULES MODES; do
+		[ "$(wc -w <<<"${!x}")" = "$(tr ' ' '\n' <<<"${!x}" | sort -u | wc -l)" ] ||
+			die "$x names a value twice: ${!x}."
+	done
 }
 
 # signed_off_by: the Signed-off-by line of the git identity configured
