@@ -21,13 +21,16 @@ MODES ?= strict lazy
 SECONDS ?= 2
 ROUNDS ?= 3
 RESULTS ?=
+VERSION ?= 1
+SEND ?= 0
+export VERSION SEND
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)"
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch kunit \
-	mutation build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation send send-check build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -52,7 +55,9 @@ help: ## list the targets and knobs
 		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
 		SECONDS "$(SECONDS)" "bench: seconds per point" \
 		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
-		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory"
+		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory" \
+		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
+		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
@@ -100,6 +105,12 @@ bench-smoke: base ## short QEMU check of the harness: bare, base, series, one bo
 mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail
 	@tools/mutation
 
+send: tree ## the series as mails (format-patch + cover letter, To/Cc from get_maintainer.pl); SEND=1 mails them
+	@tools/send
+
+send-check: tree ## the mails 'make send' writes apply with git am to the same tree as 'make tree'
+	@tools/send roundtrip
+
 notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
 	@tools/notes
 
@@ -109,7 +120,7 @@ notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check send-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are
