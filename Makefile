@@ -129,8 +129,8 @@ cache-info: ## say where the caches are and how big they are
 		[ -e "$(CACHE_DIR)/$$d" ] && du -sh "$(CACHE_DIR)/$$d"; \
 	done; true
 
-clean-trees: ## remove worktrees and build directories (keeps the base tree and ccache)
-	rm -rf "$(CACHE_DIR)/trees" "$(CACHE_DIR)/build"
+clean-trees: ## remove worktrees and build directories, also unexported work in them (keeps the base tree and ccache)
+	rm -rf "$(CACHE_DIR)/trees" "$(CACHE_DIR)/build" "$(CACHE_DIR)/variants"
 	if [ -d "$(CACHE_DIR)/base/linux/.git" ]; then git -C "$(CACHE_DIR)/base/linux" worktree prune; fi
 
 clean-cache: ## delete the whole cache (base tree, .deb, builds, ccache); the next run starts cold
