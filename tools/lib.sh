@@ -250,6 +250,23 @@ am_patch() {
 	return 1
 }
 
+# variant_env NAME...: what a benchmark run records of its variants: the
+# base, and for each variant its patches with a short hash of each.
+variant_env() {
+	local repo base v p
+	repo=$(kernel_repo) || exit 1
+	base=$(base_commit "$repo") || exit 1
+	echo "base=$(git -C "$repo" describe --tags --always "$base") $base"
+	for v in "$@"; do
+		variant_load "$v"
+		printf 'variant.%s=' "$v"
+		for p in "${VARIANT_PATCHES[@]}"; do
+			printf '%s:%s ' "${p#"$PATCHES_DIR"/}" "$(sha256sum <"$p" | cut -c1-12)"
+		done
+		echo
+	done
+}
+
 # variant_load NAME: set VARIANT_SETS (series files) and VARIANT_PATCHES
 # (patch files, absolute, in order) of a benchmark variant:
 #   bare    the base alone
