@@ -250,6 +250,21 @@ am_patch() {
 	return 1
 }
 
+# scratch_worktree REPO BASE DIR: a throw-away worktree of REPO at BASE in
+# DIR (a leftover from an interrupted run is removed first), removed again
+# when the calling tool exits.
+scratch_worktree() {
+	SCRATCH_REPO=$1 SCRATCH_DIR=$3
+	_scratch_remove() {
+		git -C "$SCRATCH_REPO" worktree remove --force "$SCRATCH_DIR" 2>/dev/null || rm -rf "$SCRATCH_DIR"
+		git -C "$SCRATCH_REPO" worktree prune
+	}
+	_scratch_remove
+	trap _scratch_remove EXIT
+	mkdir -p "$(dirname "$3")"
+	git -C "$1" worktree add -q --detach "$3" "$2"
+}
+
 # variant_env NAME...: what a benchmark run records of its variants: the
 # base, and for each variant its patches with a short hash of each.
 variant_env() {
