@@ -29,7 +29,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps base tree export export-check quilt-check checkpatch kunit kunit-debug \
+.PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
 	mutation send send-check build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
@@ -79,6 +79,9 @@ quilt-check: tree ## prove patches/ applies with 'quilt push -a' to the same tre
 
 checkpatch: base ## checkpatch.pl --strict on every patch in the series
 	@tools/checkpatch
+
+check: base ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc; prints the table
+	@tools/check
 
 kunit-debug: tree ## the same suites on a KASAN + lockdep UML kernel (kunit/uml-debug.kunitconfig)
 	@KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit

@@ -385,6 +385,17 @@ as_sent() {
 	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
 }
 
+# checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
+# with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
+# --showfile), on one patch file. Prints the defects; fails if there is any.
+checkpatch_one() {
+	local out rc=0
+	out=$(cd "$1" && ./scripts/checkpatch.pl -q --terse --no-summary --mailback \
+		--showfile --strict "$2" 2>&1) || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ "$rc" = 0 ] && [ -z "$out" ]
+}
+
 # no_hidden_files TREE: stop if TREE has untracked files (builds go to
 # build directories, so there should be none). Debian's packaged .gitignore
 # ignores the whole top level, so a new file never shows in 'git status',
