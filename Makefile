@@ -21,16 +21,19 @@ MODES ?= strict lazy
 SECONDS ?= 2
 ROUNDS ?= 3
 RESULTS ?=
+BENCH_CONFIG ?= arm64-virt-smmuv3
+VERIFY ?= 0
 VERSION ?= 1
 SEND ?= 0
 export VERSION SEND
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
-	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)"
+	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)" \
+	BENCH_CONFIG="$(BENCH_CONFIG)" VERIFY="$(VERIFY)"
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation send send-check build bench bench-bundle bench-report bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation send send-check build bench bench-bundle bench-report bench-pgtable bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -55,7 +58,9 @@ help: ## list the targets and knobs
 		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
 		SECONDS "$(SECONDS)" "bench: seconds per point" \
 		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
-		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory" \
+		BENCH_CONFIG "$(BENCH_CONFIG)" "bench: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
+		VERIFY "$(VERIFY)" "bench: 1 fails a point where an IOVA page was mapped twice at once" \
+		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable: where to write" \
 		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
 		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
 
@@ -80,7 +85,7 @@ quilt-check: tree ## prove patches/ applies with 'quilt push -a' to the same tre
 checkpatch: base ## checkpatch.pl --strict on every patch in the series
 	@tools/checkpatch
 
-check: base ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc; prints the table
+check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, KUnit; prints the table
 	@tools/check
 
 kunit-debug: tree ## the same suites on a KASAN + lockdep UML kernel (kunit/uml-debug.kunitconfig)
@@ -90,7 +95,7 @@ kunit: tree ## run the KUnit suites in kunit/ with kunit.py (UML by default)
 	@tools/kunit
 
 build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
-	@tools/build $(VARIANTS)
+	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/build $(VARIANTS)
 	@tools/build guest
 
 bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
@@ -102,6 +107,9 @@ bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-rep
 
 bench-bundle: base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
 	@$(BENCH_ENV) tools/bundle
+
+bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per page vs per run, v7s and LPAE
+	@tools/pgbench $(RESULTS)
 
 bench-smoke: base ## short QEMU check of the harness: bare, base, series, one boot and one point each
 	@VARIANTS="bare base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=2 ROUNDS=1 \
@@ -126,7 +134,7 @@ notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check send-check kunit bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check send-check kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, per-patch check, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are

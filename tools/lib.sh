@@ -288,7 +288,8 @@ variant_env() {
 #   base    the base + patches/bench/common.series
 #   series  base + patches/series
 #   NAME    base + patches/bench/NAME.series (a historic or bench-only variant)
-# Entries of a series file are relative to the file's directory. Call it
+# Entries of a series file are relative to the file's directory; the entry
+# @series stands for the patches of patches/series, in their order. Call it
 # directly, not in $(...), so that its errors stop the caller.
 variant_load() {
 	local common=$PATCHES_DIR/bench/common.series set p known
@@ -311,6 +312,13 @@ variant_load() {
 	for set in "${VARIANT_SETS[@]}"; do
 		[ -f "$set" ] || die "$set does not exist (a patch set of variant '$1')."
 		while read -r p; do
+			if [ "$p" = @series ]; then
+				local q
+				for q in $(series_patches "$PATCHES_DIR/series"); do
+					VARIANT_PATCHES+=("$PATCHES_DIR/$q")
+				done
+				continue
+			fi
 			[ -f "$(dirname "$set")/$p" ] || die "$set names $p, which does not exist."
 			VARIANT_PATCHES+=("$(cd "$(dirname "$set")" && pwd)/$p")
 		done < <(series_patches "$set")
@@ -319,7 +327,7 @@ variant_load() {
 
 # bench_knobs: read and validate the make bench knobs from the environment
 # (VARIANTS CPUS THREADS GRANULES MODES BENCH_SECONDS ROUNDS DIR DMA_BITS
-# BOOT_TIMEOUT); lists take spaces or commas. Dies naming the bad knob.
+# VERIFY BOOT_TIMEOUT); lists take spaces or commas. Dies naming the bad knob.
 bench_knobs() {
 	local x t
 	_list() { tr ',' ' ' <<<"$1" | xargs -n1 | xargs; }
@@ -337,6 +345,7 @@ bench_knobs() {
 	ROUNDS=${ROUNDS:-3}
 	DIR=${DIR:-bidir}
 	DMA_BITS=${DMA_BITS:-32}
+	VERIFY=${VERIFY:-0}
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 	_num CPUS "$CPUS" 1 64
 	if [ -z "${THREADS:-}" ]; then
@@ -358,6 +367,7 @@ bench_knobs() {
 	_num SECONDS "$BENCH_SECONDS" 1 300
 	_num ROUNDS "$ROUNDS" 1 100
 	_num DMA_BITS "$DMA_BITS" 20 64
+	_num VERIFY "$VERIFY" 0 1
 	_num BOOT_TIMEOUT "$BOOT_TIMEOUT" 10 3600
 	for x in $MODES; do
 		case $x in strict | lazy) ;; *) die "MODES: '$x' is neither strict nor lazy." ;; esac

@@ -11,18 +11,23 @@
  *   bench.group=DMA        expected iommu group type: DMA (strict) or DMA-FQ (lazy)
  *   bench.dir=bidir        bidir, to or from (default bidir)
  *   bench.bits=32          DMA mask in bits (default 32)
+ *   bench.verify=1         count pages mapped twice at once (default 0;
+ *                          needs a kernel with the verify field, MB_HAS_VERIFY)
  *
  * Output, one line each:
  *   BENCH-INFO  key=value ...          the device, group and kernel
  *   BENCH-CHECK <an input the kernel must reject> -> EINVAL
  *   BENCH-POINT threads=T granule=G seconds=S map_100ns=.. map_sd=..
- *               unmap_100ns=.. unmap_sd=.. [ops=N elapsed_ns=N]
+ *               unmap_100ns=.. unmap_sd=.. [ops=N elapsed_ns=N] [dups=N]
+ *   BENCH-LEAK  <a kmemleak report line>
  *   BENCH-ERROR <what failed and why>
  *   BENCH-DONE points=N
  * ops and elapsed_ns are printed when the uapi header the init is built
  * against has them (MB_HAS_OPS); a kernel without them returns zeros.
  * Before the sweep, every input the kernel must refuse is tried, and must
- * fail with EINVAL.
+ * fail with EINVAL. With verify, a point with dups above 0 is an error.
+ * After the sweep, if the kernel has kmemleak, a scan is run and any
+ * unreferenced object is an error.
  * Any failure prints BENCH-ERROR and powers off without BENCH-DONE.
  */
 #include <errno.h>
@@ -234,6 +239,36 @@ static unsigned int parse_dir(const char *s)
 	return 0;
 }
 
+/*
+ * With kmemleak: scan (twice, as kmemleak wants an object unreferenced on
+ * two scans before it reports it) and fail on any report.
+ */
+static void kmemleak_check(void)
+{
+	const char *path = "/sys/kernel/debug/kmemleak";
+	char line[256];
+	int leaks = 0;
+	FILE *f;
+
+	if (access(path, F_OK))
+		return;
+	write_file(path, "scan");
+	sleep(1);
+	write_file(path, "scan");
+	f = fopen(path, "r");
+	if (!f)
+		fail("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		printf("BENCH-LEAK %s", line);
+		if (!strncmp(line, "unreferenced object", 19))
+			leaks++;
+	}
+	fclose(f);
+	if (leaks)
+		fail("kmemleak reports %d unreferenced objects (BENCH-LEAK lines above)", leaks);
+	printf("BENCH-INFO kmemleak=clean\n");
+}
+
 static void init_params(struct map_benchmark *mb, unsigned int threads,
 			unsigned int granule, unsigned int seconds,
 			unsigned int bits, unsigned int dir)
@@ -278,7 +313,7 @@ static void check_rejects(int fd, unsigned int bits, unsigned int dir)
 
 int main(void)
 {
-	unsigned int threads[MAX_LIST], granules[MAX_LIST], seconds, bits, dir;
+	unsigned int threads[MAX_LIST], granules[MAX_LIST], seconds, bits, dir, verify;
 	int nthreads, ngranules, t, g, fd, points = 0;
 	char cmdline[4096], bdf[256], ver[256];
 	const char *group, *s;
@@ -310,6 +345,12 @@ int main(void)
 	dir = parse_dir(param(cmdline, "bench.dir"));
 	s = param(cmdline, "bench.bits");
 	bits = s ? parse_num("bench.bits", s, 64) : 32;
+	s = param(cmdline, "bench.verify");
+	verify = s ? parse_num("bench.verify", s, 1) : 0;
+#ifndef MB_HAS_VERIFY
+	if (verify)
+		fail("bench.verify=1, but this init was built against a map_benchmark.h without verify");
+#endif
 
 	printf("BENCH-INFO kernel=\"%s\"\n", ver);
 	find_edu(bdf, sizeof(bdf));
@@ -325,6 +366,9 @@ int main(void)
 			struct map_benchmark mb;
 
 			init_params(&mb, threads[t], granules[g], seconds, bits, dir);
+#ifdef MB_HAS_VERIFY
+			mb.verify = verify;
+#endif
 			if (ioctl(fd, DMA_MAP_BENCHMARK, &mb))
 				fail("DMA_MAP_BENCHMARK threads=%u granule=%u: %s",
 				     threads[t], granules[g], strerror(errno));
@@ -338,13 +382,21 @@ int main(void)
 			printf(" ops=%llu elapsed_ns=%llu", (unsigned long long)mb.ops,
 			       (unsigned long long)mb.elapsed_ns);
 #endif
+#ifdef MB_HAS_VERIFY
+			if (verify)
+				printf(" dups=%llu", (unsigned long long)mb.dups);
+#endif
 			printf("\n");
+#ifdef MB_HAS_VERIFY
+			if (verify && mb.dups)
+				fail("threads=%u granule=%u: %llu pages were mapped twice at once",
+				     threads[t], granules[g], (unsigned long long)mb.dups);
+#endif
 			points++;
 		}
 	}
 	if (close(fd))
 		fail("close dma_map_benchmark: %s", strerror(errno));
-	printf("BENCH-DONE points=%d\n", points);
 	/*
 	 * In lazy mode the last unmaps wait in the flush queue for its timer
 	 * (10 ms). Powering off before it fired lets the SMMU be disabled
@@ -352,6 +404,8 @@ int main(void)
 	 * (results/observed/lazy-poweroff-cmd-sync-timeout.log). Let it drain.
 	 */
 	usleep(200 * 1000);
+	kmemleak_check();
+	printf("BENCH-DONE points=%d\n", points);
 	poweroff();
 	return 0;
 }
