@@ -9,7 +9,7 @@ KERNEL_SRC ?=
 BASE_REF ?=
 JOBS ?= $(shell nproc)
 FORCE ?= 0
-KUNIT_ARCH ?= um
+KUNIT_ARCH ?= um arm64
 export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
 
 # make bench knobs (tools/bench validates them)
@@ -50,7 +50,7 @@ help: ## list the targets and knobs
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
 		JOBS "$(JOBS)" "parallel build jobs" \
 		FORCE "$(FORCE)" "1: let 'make tree' discard a worktree with unexported commits" \
-		KUNIT_ARCH "$(KUNIT_ARCH)" "architecture 'make kunit' runs on" \
+		KUNIT_ARCH "$(KUNIT_ARCH)" "architectures 'make kunit' runs on: um, arm64" \
 		VARIANTS "$(VARIANTS)" "bench: bare, base, series, or NAME for patches/bench/NAME.series" \
 		CPUS "$(CPUS)" "bench: QEMU -smp" \
 		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS)" \
@@ -89,10 +89,10 @@ check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel
 	@tools/check
 
 kunit-debug: tree ## the same suites on a KASAN + lockdep UML kernel (kunit/uml-debug.kunitconfig)
-	@KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
+	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
 
-kunit: tree ## run the KUnit suites in kunit/ with kunit.py (UML by default)
-	@tools/kunit
+kunit: tree ## run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
+	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/kunit || exit 1; done
 
 build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
 	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/build $(VARIANTS)
