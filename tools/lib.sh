@@ -320,7 +320,7 @@ variant_load() {
 				continue
 			fi
 			[ -f "$(dirname "$set")/$p" ] || die "$set names $p, which does not exist."
-			VARIANT_PATCHES+=("$(cd "$(dirname "$set")" && pwd)/$p")
+			VARIANT_PATCHES+=("$(realpath -m "$(dirname "$set")/$p")")
 		done < <(series_patches "$set")
 	done
 }
