@@ -33,7 +33,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation send send-check build bench bench-bundle bench-report bench-pgtable bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation send send-check build bench bench-bundle bench-report bench-pgtable bench-profile bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -110,6 +110,9 @@ bench-bundle: base ## self-contained kernels + QEMU + scripts tarball to run the
 
 bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per page vs per run, v7s and LPAE
 	@tools/pgbench $(RESULTS)
+
+bench-profile: base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
+	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
 
 bench-smoke: base ## short QEMU check of the harness: bare, base, series, one boot and one point each
 	@VARIANTS="bare base series" CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=2 ROUNDS=1 \
