@@ -1,10 +1,10 @@
 set terminal pngcairo size 900,560 noenhanced
-set output '/root/.cache/iommu-scale/results/20261130-005029/throughput-strict.png'
+set output '/root/.cache/iommu-scale/results/20261130-011139/throughput-strict.png'
 set title 'map+unmap per CPU per second, strict, granule 1'
 set xlabel 'threads'; set ylabel 'per CPU per second (median, min-max)'
 set logscale x 2; set key top right; set grid; set yrange [0:*]; set offsets graph 0.05, graph 0.05, 0, 0
-plot '/root/.cache/iommu-scale/results/20261130-005029/plot-strict-cmdq-small.dat' using 3:12:13:14 with yerrorlines title 'cmdq-small'
-set output '/root/.cache/iommu-scale/results/20261130-005029/unmap-latency-strict.png'
+plot '/root/.cache/iommu-scale/results/20261130-011139/plot-strict-cmdq-small.dat' using 3:12:13:14 with yerrorlines title 'cmdq-small'
+set output '/root/.cache/iommu-scale/results/20261130-011139/unmap-latency-strict.png'
 set title 'unmap latency against granule, strict, 16 thread(s)'
 set xlabel 'granule (pages)'; set ylabel 'unmap latency, us (median, min-max)'; set yrange [0:*]
-plot '/root/.cache/iommu-scale/results/20261130-005029/plotg-strict-cmdq-small.dat' using 2:9:10:11 with yerrorlines title 'cmdq-small'
+plot '/root/.cache/iommu-scale/results/20261130-011139/plotg-strict-cmdq-small.dat' using 2:9:10:11 with yerrorlines title 'cmdq-small'
