@@ -395,6 +395,27 @@ as_sent() {
 	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
 }
 
+# apt_opts: the options of a private apt configuration under $APT_DIR (its
+# own sources list, preferences, lists, state and cache), one per line, so
+# that fetching from the machine's mirror never touches /etc/apt or the
+# system's lists. Set up with apt_dir_init.
+apt_opts() {
+	printf '%s\n' \
+		-o "Dir::Etc::SourceList=$APT_DIR/sources.list" \
+		-o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d" \
+		-o "Dir::Etc::Preferences=$APT_DIR/preferences" \
+		-o "Dir::Etc::PreferencesParts=$APT_DIR/preferences.d" \
+		-o "Dir::State=$APT_DIR/state" \
+		-o "Dir::State::status=$APT_DIR/state/status" \
+		-o "Dir::Cache=$APT_DIR/cache" \
+		-o "Acquire::Languages=none" \
+		-o "APT::Sandbox::User=root"
+}
+apt_dir_init() {
+	mkdir -p "$APT_DIR"/{sources.list.d,preferences.d,state/lists/partial,cache/archives/partial}
+	touch "$APT_DIR/state/status" "$APT_DIR/preferences"
+}
+
 # checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
 # with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
 # --showfile), on one patch file. Prints the defects; fails if there is any.
