@@ -23,6 +23,16 @@ ROUNDS ?= 3
 RESULTS ?=
 BENCH_CONFIG ?= arm64-virt-smmuv3
 VERIFY ?= 0
+# make stress knobs (tools/stress validates them before anything is fetched)
+STRESS_VARIANTS ?= base cmdq-spinlock
+STRESS_SECONDS ?= 2
+STRESS_THREADS ?=
+STRESS_SHIFTS ?= 7 8 9 10
+STRESS_ERRORS ?= 0 0.001
+STRESS_SEED ?= 1
+STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECONDS)" \
+	STRESS_THREADS="$(STRESS_THREADS)" STRESS_SHIFTS="$(STRESS_SHIFTS)" STRESS_ERRORS="$(STRESS_ERRORS)" \
+	STRESS_SEED="$(STRESS_SEED)"
 VERSION ?= 1
 SEND ?= 0
 export VERSION SEND
@@ -33,7 +43,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation send send-check build bench bench-bundle bench-report bench-pgtable bench-profile bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short send send-check build bench bench-bundle bench-report bench-pgtable bench-profile bench-smoke notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -44,7 +54,7 @@ help: ## list the targets and knobs
 		awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Knobs (make VAR=value), with their values now:"
-	@printf '  %-11s %-24s %s\n' \
+	@printf '  %-15s %-24s %s\n' \
 		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
 		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
@@ -61,6 +71,12 @@ help: ## list the targets and knobs
 		BENCH_CONFIG "$(BENCH_CONFIG)" "bench: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
 		VERIFY "$(VERIFY)" "bench: 1 fails a point where an IOVA page was mapped twice at once" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable: where to write" \
+		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs" \
+		STRESS_SECONDS "$(STRESS_SECONDS)" "stress: seconds per run" \
+		STRESS_THREADS "$(or $(STRESS_THREADS),-)" "stress: issuing threads (unset: 1 .. 2 x nproc)" \
+		STRESS_SHIFTS "$(STRESS_SHIFTS)" "stress: queues of 2^N entries, N from 7 to 19" \
+		STRESS_ERRORS "$(STRESS_ERRORS)" "stress: fractions of commands failed with CERROR_ILL" \
+		STRESS_SEED "$(STRESS_SEED)" "stress: seed of the injected delays and errors (run i uses SEED+i-1)" \
 		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
 		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
 
@@ -117,6 +133,20 @@ bench-profile: base ## perf profile of QEMU during one boot of the first of VARI
 bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
 	@tools/smoke
 
+stress: deps ## native harness: STRESS_VARIANTS' own cmdq code, real threads, fake SMMU; any check or hang fails
+	@$(STRESS_ENV) tools/stress
+
+stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base must pass
+	@tools/stress b1
+
+stress-mutants: deps ## mutants of the base's cmdq code (ci/mutations/cmdq/) must be caught by the harness
+	@tools/stress mutants
+
+stress-short: deps ## make test's share of the harness: a 0.5 s-per-run stress and TSan, B1, the mutants
+	@STRESS_SECONDS=0.5 tools/stress
+	@tools/stress b1
+	@tools/stress mutants
+
 mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail
 	@tools/mutation
 
@@ -135,7 +165,7 @@ notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check send-check kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, kunit, per-patch check, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, kunit, per-patch check, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are

@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The native cmdq harness: the SMMUv3 command-queue issue path of a
+ * variant's own tree (extracted by tools/native/extract, never retyped),
+ * driven by real threads against a fake SMMU.
+ *
+ *  - N issuing threads ("CPUs"), pinned round-robin to host CPUs, issue
+ *    what the driver sees: TLBI + CMD_SYNC (an unmap), full non-sync
+ *    batches, and large invalidations through the batch API.
+ *  - The fake SMMU is a thread that acts as the hardware does: it reads
+ *    PROD, consumes valid entries in order at a settable cost, completes a
+ *    CMD_SYNC by MSI write or by CONS, and may stop on an injected
+ *    CERROR_ILL, raise GERROR and wait for the driver's handler, which runs
+ *    on a settable thread (a dedicated one, or one of the issuing CPUs when
+ *    its interrupts are on).
+ *  - Every command carries its thread and a sequence number. The fake SMMU
+ *    checks each is consumed exactly once, in its thread's issue order, and
+ *    never from a slot that was not written since it was last consumed; a
+ *    thread checks that a CMD_SYNC returned only after every command it
+ *    issued before was consumed.
+ *  - Seeded delays at every shim point, or a schedule file that replays an
+ *    interleaving exactly. A watchdog fails the run when nothing moves.
+ *
+ * Exit: 0 all checks passed; 1 a check failed; 2 bad input or the variant
+ * refused the set-up; 3 the watchdog fired (no progress).
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "cmdq-features.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#include "cmdq-types.h"
+#include "smmu-shim.h"
+#include "cmdq-funcs.h"
+#pragma GCC diagnostic pop
+
+#define MAX_THREADS 1024
+#define POISON 0x5a5a5a5a5a5a5a5bULL	/* data[1] of a slot consumed and not yet rewritten */
+
+/* --- settings --- */
+static struct {
+	int threads, cpus, shift, irq_cpu, msi, delay_permille;
+	unsigned int delay_max_ns, cmd_ns, sync_ns;
+	double seconds, error_rate, watchdog_s;
+	unsigned long long seed;
+	const char *schedule, *feed, *variant;
+	int verbose;
+} cfg = {
+	.threads = 2, .cpus = 0, .shift = 8, .irq_cpu = -1, .msi = 1,
+	.delay_permille = 0, .delay_max_ns = 2000, .cmd_ns = 0, .sync_ns = 0,
+	.seconds = 1, .error_rate = 0, .watchdog_s = 5, .seed = 1, .variant = "?",
+};
+
+/* --- the SMMU's registers and state --- */
+static struct device smmu_dev = { .name = "fake-smmu" };
+static struct arm_smmu_device smmu;
+static u32 reg_prod __attribute__((aligned(64)));
+static u32 reg_cons __attribute__((aligned(64)));
+static int gerror_pending __attribute__((aligned(64)));
+static int smmu_stop, run_stop, all_done;
+static u64 progress __attribute__((aligned(64)));
+static u64 max_stall_ns;
+#ifdef HARNESS_TSAN
+int harness_fence_word;
+#endif	/* the longest time nothing moved, in a run that went on */
+
+/* --- per-thread state --- */
+enum work_kind { W_MIX, W_SYNC, W_BATCH };
+struct hthread {
+	int id;			/* CPU number; -1 the IRQ thread */
+	pthread_t tid;
+	u64 rng;
+	const char *op, *func, *what;	/* where it is (atomics: read by the watchdog) */
+	int irqs_off;
+	u64 ops, cmds, syncs, seq_next, spins;
+	u64 stat[ST_NR];
+	enum work_kind work;
+	int work_n;
+	unsigned int *hits;	/* schedule mode: arrivals per point */
+	int in_handler;
+} __attribute__((aligned(64)));
+static struct hthread thr[MAX_THREADS], irq_thr = { .id = -1 };
+static __thread struct hthread *self;
+
+/* --- the checker (written by the SMMU thread, read by the issuers) --- */
+static struct {
+	u64 next;		/* the next sequence number expected */
+} __attribute__((aligned(64))) chk[MAX_THREADS];
+static u64 n_checked, n_sync_checked, n_errors_injected, n_failures, n_dev_err, n_dev_err_expected;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&report_lock);
+	if (__atomic_fetch_add(&n_failures, 1, __ATOMIC_RELAXED) < 20) {
+		printf("FAIL  ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf(" (seed %llu%s%s)\n", cfg.seed, cfg.schedule ? ", schedule " : "",
+		       cfg.schedule ? cfg.schedule : "");
+		fflush(stdout);
+	}
+	pthread_mutex_unlock(&report_lock);
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+ktime_t harness_ktime_get(void)
+{
+	return (ktime_t)now_ns();
+}
+
+static u64 rnd(u64 *s)
+{
+	/* xorshift64* */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static void spin_ns(u64 ns)
+{
+	u64 end = now_ns() + ns;
+
+	while (now_ns() < end)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+unsigned int harness_possible_cpus(void)
+{
+	return cfg.cpus;
+}
+
+int harness_warn(int cond, const char *what, const char *func)
+{
+	if (cond)
+		failure("WARN_ON(%s) in %s", what, func);
+	return cond;
+}
+
+void harness_dev_err(struct device *dev __attribute__((unused)), const char *func, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	/* messages of the GERROR handler are expected when errors are injected */
+	bool expected = cfg.error_rate > 0 && strstr(func, "skip_err");
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	buf[strcspn(buf, "\n")] = 0;
+	__atomic_fetch_add(expected ? &n_dev_err_expected : &n_dev_err, 1, __ATOMIC_RELAXED);
+	if (!expected)
+		failure("dev_err from %s: %s", func, buf);
+	else if (cfg.verbose)
+		printf("dev_err (expected, %s): %s\n", func, buf);
+}
+
+/* --- schedule mode --- */
+static const char *const point_names[] = {
+	"start", "ops", "smp_mb", "smp_rmb", "smp_wmb", "dma_wmb", "dma_rmb", "wmb", "rmb", "mb", "__iomb",
+	"atomic_set_release", "atomic_fetch_add", "atomic_fetch_inc", "atomic_fetch_andnot",
+	"atomic_dec_return", "atomic_add_return", "atomic_long_xor", "atomic64_fetch_add",
+	"atomic64_fetch_and", "atomic64_fetch_andnot", "atomic64_add_return", "cmpxchg",
+	"atomic_cmpxchg", "atomic64_cmpxchg", "atomic_long_cmpxchg", "smp_cond_load",
+	"atomic_cond_read", "atomic_long_cond_read", "atomic64_cond_read", "readl", "writel",
+	"cpu_relax", "wfe", "udelay", "local_irq_save", "local_irq_restore", "spin_lock",
+	"spin_lock_wait", "spin_unlock", "cpu_to_le64",
+};
+#define NPOINTS ((int)ARRAY_SIZE(point_names))
+/* points where a thread waits for someone else: it yields there when oversubscribed */
+static bool is_wait_point(const char *op)
+{
+	return !strcmp(op, "cpu_relax") || !strcmp(op, "udelay") || !strcmp(op, "wfe") ||
+	       strstr(op, "cond_") || !strcmp(op, "spin_lock_wait");
+}
+
+static int point_id(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NPOINTS; i++)
+		if (!strcmp(point_names[i], name))
+			return i;
+	return -1;
+}
+
+#define MAX_STEPS 256
+#define MAX_ALT 4
+static struct step {
+	int thread, n, npts, free;
+	int pts[MAX_ALT];
+	char text[128];
+} steps[MAX_STEPS];
+static int nsteps, cur_step, sched_replayed, sched_abandoned_at = MAX_STEPS;
+static u64 step_started;
+
+static void sched_wait(struct hthread *t, const char *op)
+{
+	int id = point_id(op), i, s;
+
+	if (id < 0)
+		return;
+	t->hits[id]++;
+	for (;;) {
+		s = __atomic_load_n(&cur_step, __ATOMIC_ACQUIRE);
+		if (s >= nsteps)
+			return;
+		if (steps[s].free) {
+			/* from here on every thread runs as the OS schedules it */
+			if (cfg.verbose)
+				printf("schedule: step %d: free\n", s + 1);
+			__atomic_compare_exchange_n(&cur_step, &s, nsteps, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+			return;
+		}
+		if (steps[s].thread == t->id) {
+			for (i = 0; i < steps[s].npts; i++) {
+				if (steps[s].pts[i] == id && t->hits[id] == (unsigned int)steps[s].n) {
+					if (cfg.verbose)
+						printf("schedule: step %d done: %s\n", s + 1, steps[s].text);
+					__atomic_store_n(&step_started, now_ns(), __ATOMIC_RELAXED);
+					__atomic_store_n(&cur_step, s + 1, __ATOMIC_RELEASE);
+					goto next;
+				}
+			}
+			/* a step that cannot be reached on this variant's path */
+			if (now_ns() - __atomic_load_n(&step_started, __ATOMIC_RELAXED) > 1000000000ULL) {
+				printf("schedule: step %d (%s) not reached in 1 s: thread %d waits at %s in %s (%s); "
+				       "this variant does not take that path. The rest runs free.\n",
+				       s + 1, steps[s].text, t->id, op, t->func, t->what);
+				sched_abandoned_at = s;
+				__atomic_store_n(&cur_step, nsteps, __ATOMIC_RELEASE);
+			}
+			return;
+		}
+next:
+		sched_yield();
+	}
+}
+
+static void parse_schedule(const char *path)
+{
+	char line[256], w1[64], w2[64], w3[64], w4[64], *p;
+	FILE *f = fopen(path, "r");
+	int lineno = 0, n, t, i;
+
+	if (!f) {
+		fprintf(stderr, "cmdq-harness: cannot read the schedule %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+#define SCHED_ERR(...) do { fprintf(stderr, "cmdq-harness: %s:%d: ", path, lineno); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(2); } while (0)
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		p = strchr(line, '#');
+		if (p)
+			*p = 0;
+		n = sscanf(line, "%63s %63s %63s %63s", w1, w2, w3, w4);
+		if (n <= 0)
+			continue;
+		if (!strcmp(w1, "threads") && n == 2)
+			cfg.threads = atoi(w2);
+		else if (!strcmp(w1, "cpus") && n == 2)
+			cfg.cpus = atoi(w2);
+		else if (!strcmp(w1, "shift") && n == 2)
+			cfg.shift = atoi(w2);
+		else if (!strcmp(w1, "work") && n == 4) {
+			t = atoi(w2);
+			if (t < 0 || t >= cfg.threads)
+				SCHED_ERR("work names thread %d, but the schedule has threads 0..%d", t, cfg.threads - 1);
+			if (strcmp(w3, "sync") && strcmp(w3, "batch"))
+				SCHED_ERR("work kind '%s' is neither sync nor batch", w3);
+			thr[t].work = strcmp(w3, "sync") ? W_BATCH : W_SYNC;
+			thr[t].work_n = atoi(w4);
+			if (thr[t].work_n < 1)
+				SCHED_ERR("work needs a command count of at least 1");
+		} else if (!strcmp(w1, "free") && n == 1) {
+			steps[nsteps].free = 1;
+			snprintf(steps[nsteps++].text, sizeof(steps[0].text), "free");
+		} else if (!strcmp(w1, "run") && n >= 4) {
+			struct step *s = &steps[nsteps];
+
+			if (nsteps && steps[nsteps - 1].free)
+				SCHED_ERR("a step after 'free': free must be the last step");
+			char pts[64], cnt[16], alts[64];
+
+			if (nsteps == MAX_STEPS)
+				SCHED_ERR("more than %d steps", MAX_STEPS);
+			if (sscanf(line, " run %d until %63s %15s", &t, pts, cnt) != 3)
+				SCHED_ERR("expected 'run T until POINT[|POINT...] N'");
+			if (t < 0 || t >= cfg.threads)
+				SCHED_ERR("run names thread %d, but the schedule has threads 0..%d", t, cfg.threads - 1);
+			s->thread = t;
+			s->n = atoi(cnt);
+			if (s->n < 1)
+				SCHED_ERR("the count must be at least 1");
+			snprintf(alts, sizeof(alts), "%s", pts);
+			for (p = strtok(pts, "|"); p; p = strtok(NULL, "|")) {
+				i = point_id(p);
+				if (i < 0) {
+					fprintf(stderr, "cmdq-harness: %s:%d: there is no point '%s'. Points:", path, lineno, p);
+					for (i = 0; i < NPOINTS; i++)
+						fprintf(stderr, " %s", point_names[i]);
+					fputc('\n', stderr);
+					exit(2);
+				}
+				if (s->npts == MAX_ALT)
+					SCHED_ERR("at most %d alternatives", MAX_ALT);
+				s->pts[s->npts++] = i;
+			}
+			snprintf(s->text, sizeof(s->text), "thread %d until its %s #%d", t, alts, s->n);
+			nsteps++;
+		} else {
+			SCHED_ERR("cannot read '%s'", strtok(line, "\n"));
+		}
+	}
+	fclose(f);
+	for (i = 0; i < nsteps; i++)
+		if (!steps[i].free && steps[i].thread >= cfg.threads)
+			SCHED_ERR("a step names thread %d, beyond threads %d", steps[i].thread, cfg.threads);
+#undef SCHED_ERR
+}
+
+/* --- the GERROR handler, as arm_smmu_gerror_handler() runs it for a CMDQ error --- */
+static void gerror_handler(void)
+{
+	__arm_smmu_cmdq_skip_err(&smmu, &smmu.cmdq);
+	/* GERRORN: acknowledge, the SMMU resumes */
+	__atomic_store_n(&gerror_pending, 0, __ATOMIC_RELEASE);
+}
+
+static void maybe_irq(struct hthread *t)
+{
+	if (t->id != cfg.irq_cpu || t->irqs_off || t->in_handler)
+		return;
+	if (!__atomic_load_n(&gerror_pending, __ATOMIC_ACQUIRE))
+		return;
+	t->in_handler = 1;
+	t->irqs_off++;
+	gerror_handler();
+	t->irqs_off--;
+	t->in_handler = 0;
+}
+
+void harness_point(const char *op, const char *func, const char *what)
+{
+	struct hthread *t = self;
+	u64 r;
+
+	if (!t)
+		return;
+	__atomic_store_n(&t->op, op, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->func, func, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->what, what, __ATOMIC_RELAXED);
+	if (t->id < 0)
+		return;
+	if (nsteps)
+		sched_wait(t, op);
+	if (cfg.delay_permille && !t->in_handler) {
+		r = rnd(&t->rng);
+		if (r % 1000 < (u64)cfg.delay_permille) {
+			if ((r >> 20) & 1)
+				sched_yield();
+			else
+				spin_ns((r >> 32) % cfg.delay_max_ns);
+		}
+	}
+	if (is_wait_point(op) && ++t->spins % 64 == 0 && cfg.threads + 2 > (int)sysconf(_SC_NPROCESSORS_ONLN))
+		sched_yield();
+	maybe_irq(t);
+}
+
+void harness_stat(enum harness_stat s)
+{
+	if (self)
+		self->stat[s]++;
+}
+
+unsigned long harness_irq_save(const char *func)
+{
+	unsigned long flags = self ? self->irqs_off : 0;
+
+	harness_point("local_irq_save", func, "");
+	if (self)
+		self->irqs_off = 1;
+	return flags;
+}
+
+void harness_irq_restore(unsigned long flags, const char *func)
+{
+	if (self)
+		self->irqs_off = (int)flags;
+	harness_point("local_irq_restore", func, "");
+}
+
+void harness_udelay(unsigned long us, const char *func)
+{
+	u64 end = now_ns() + us * 1000;
+
+	do {
+		harness_point("udelay", func, "queue_poll() backing off");
+		sched_yield();
+	} while (now_ns() < end);
+}
+
+/* --- the fake SMMU --- */
+static void *smmu_thread(void *arg)
+{
+	struct arm_smmu_queue *q = &smmu.cmdq.q;
+	struct arm_smmu_ll_queue llq = { .max_n_shift = cfg.shift };
+	u64 rng = cfg.seed * 0x9E3779B97F4A7C15ULL + 7, d0, d1;
+	u32 prod, cons = 0, op, t;
+	u64 seq;
+	__le64 *ent;
+
+	(void)arg;
+	for (;;) {
+		prod = __atomic_load_n(&reg_prod, __ATOMIC_ACQUIRE);
+		if ((prod & ((2U << cfg.shift) - 1)) == cons) {
+			if (__atomic_load_n(&smmu_stop, __ATOMIC_ACQUIRE))
+				break;
+			sched_yield();
+			continue;
+		}
+		llq.prod = cons;
+		ent = Q_ENT(q, cons);
+		d0 = __atomic_load_n(&ent[0], __ATOMIC_RELAXED);
+		d1 = __atomic_load_n(&ent[1], __ATOMIC_RELAXED);
+		op = FIELD_GET(CMDQ_0_OP, d0);
+		if (d1 == POISON) {
+			failure("slot %u (cons 0x%x) consumed before it was written: it still holds the previous command",
+				Q_IDX(&llq, cons), cons);
+			op = ~0U;	/* nothing more to check in it */
+		}
+		/*
+		 * Mark the slot consumed before completing anything: once a
+		 * CMD_SYNC completes, its CPU may reuse the slots before it.
+		 */
+		if (!(cfg.error_rate > 0 && op == CMDQ_OP_TLBI_NH_VA))
+			__atomic_store_n(&ent[1], POISON, __ATOMIC_RELAXED);
+		if (op == CMDQ_OP_CMD_SYNC) {
+			if (cfg.sync_ns)
+				spin_ns(cfg.sync_ns);
+			if (FIELD_GET(CMDQ_SYNC_0_CS, d0) == CMDQ_SYNC_0_CS_IRQ) {
+				u32 *msi = (u32 *)(uintptr_t)(d1 & CMDQ_SYNC_1_MSIADDR_MASK);
+
+				if (msi != (u32 *)ent)
+					failure("CMD_SYNC at slot %u has MSI address %p, not its own slot %p",
+						Q_IDX(&llq, cons), (void *)msi, (void *)ent);
+				else
+					__atomic_store_n(msi, 0, __ATOMIC_RELEASE);
+			}
+			__atomic_fetch_add(&n_sync_checked, 1, __ATOMIC_RELAXED);
+		} else if (op == CMDQ_OP_TLBI_NH_VA) {
+			t = d0 >> 48;
+			seq = d1 >> 12;
+			if (t >= (u32)cfg.threads) {
+				failure("slot %u holds a command of thread %u, which does not exist", Q_IDX(&llq, cons), t);
+			} else {
+				u64 want = __atomic_load_n(&chk[t].next, __ATOMIC_RELAXED);
+
+				if (seq < want)
+					failure("thread %u's command %llu consumed again, or out of order (after %llu), at slot %u",
+						t, (unsigned long long)seq, (unsigned long long)want - 1, Q_IDX(&llq, cons));
+				else if (seq > want)
+					failure("thread %u's command %llu consumed, but %llu..%llu were skipped (slot %u)",
+						t, (unsigned long long)seq, (unsigned long long)want,
+						(unsigned long long)seq - 1, Q_IDX(&llq, cons));
+				if (seq >= want)
+					__atomic_store_n(&chk[t].next, seq + 1, __ATOMIC_RELEASE);
+			}
+			__atomic_fetch_add(&n_checked, 1, __ATOMIC_RELAXED);
+			if (cfg.cmd_ns)
+				spin_ns(cfg.cmd_ns);
+			if (cfg.error_rate > 0 && (double)(rnd(&rng) >> 11) / (double)(1ULL << 53) < cfg.error_rate) {
+				/* CERROR_ILL: stop at this command, raise GERROR, wait for the handler */
+				__atomic_fetch_add(&n_errors_injected, 1, __ATOMIC_RELAXED);
+				__atomic_store_n(&reg_cons, cons | FIELD_PREP(CMDQ_CONS_ERR, CMDQ_ERR_CERROR_ILL_IDX),
+						 __ATOMIC_RELEASE);
+				__atomic_store_n(&gerror_pending, 1, __ATOMIC_RELEASE);
+				while (__atomic_load_n(&gerror_pending, __ATOMIC_ACQUIRE)) {
+					if (__atomic_load_n(&smmu_stop, __ATOMIC_ACQUIRE) == 2)
+						return NULL;
+					sched_yield();
+				}
+				/* the handler turned the command into a CMD_SYNC: fetch it again */
+				d0 = __atomic_load_n(&ent[0], __ATOMIC_RELAXED);
+				if (FIELD_GET(CMDQ_0_OP, d0) != CMDQ_OP_CMD_SYNC)
+					failure("after CERROR_ILL at slot %u the handler left op 0x%x there, not a CMD_SYNC",
+						Q_IDX(&llq, cons), (unsigned int)FIELD_GET(CMDQ_0_OP, d0));
+			}
+			if (cfg.error_rate > 0)
+				__atomic_store_n(&ent[1], POISON, __ATOMIC_RELAXED);
+		} else if (op != ~0U) {
+			failure("slot %u holds an unknown command, op 0x%x", Q_IDX(&llq, cons), op);
+		}
+		llq.prod = cons;
+		cons = queue_inc_prod_n(&llq, 1) & ((2U << cfg.shift) - 1);
+		__atomic_store_n(&reg_cons, cons, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&progress, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void *irq_thread(void *arg)
+{
+	(void)arg;
+	self = &irq_thr;
+	while (!__atomic_load_n(&all_done, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&gerror_pending, __ATOMIC_ACQUIRE))
+			gerror_handler();
+		else
+			sched_yield();
+	}
+	return NULL;
+}
+
+/* --- the issuing CPUs --- */
+static unsigned int batch_limit(void)
+{
+#ifdef HARNESS_HAS_BATCH_MAX
+	return smmu.cmdq.batch_max;
+#else
+	return CMDQ_BATCH_ENTRIES;
+#endif
+}
+
+static struct arm_smmu_cmd make_cmd(struct hthread *t)
+{
+	struct arm_smmu_cmd c = arm_smmu_make_cmd_op(CMDQ_OP_TLBI_NH_VA);
+
+	c.data[0] |= (u64)t->id << 48;
+	c.data[1] = t->seq_next++ << 12;
+	t->cmds++;
+	return c;
+}
+
+static void after_sync(struct hthread *t, int ret)
+{
+	u64 done;
+
+	t->syncs++;
+	if (ret) {
+		failure("thread %d: a CMD_SYNC returned %d", t->id, ret);
+		return;
+	}
+	done = __atomic_load_n(&chk[t->id].next, __ATOMIC_ACQUIRE);
+	if (done < t->seq_next)
+		failure("thread %d: a CMD_SYNC returned before its command %llu was consumed (the SMMU is at %llu)",
+			t->id, (unsigned long long)t->seq_next - 1, (unsigned long long)done);
+}
+
+static void op_list(struct hthread *t, int n, bool sync)
+{
+	struct arm_smmu_cmd cmds[CMDQ_BATCH_ENTRIES];
+	int i, ret;
+
+	for (i = 0; i < n; i++)
+		cmds[i] = make_cmd(t);
+	ret = arm_smmu_cmdq_issue_cmdlist(&smmu, &smmu.cmdq, cmds, n, sync);
+	if (sync)
+		after_sync(t, ret);
+	else if (ret)
+		failure("thread %d: a list of %d commands returned %d", t->id, n, ret);
+}
+
+static void op_batch(struct hthread *t, int n)
+{
+	struct arm_smmu_cmdq_batch batch;
+	struct arm_smmu_cmd c;
+	int i;
+
+	c = arm_smmu_make_cmd_op(CMDQ_OP_TLBI_NH_VA);
+	arm_smmu_cmdq_batch_init_cmd(&smmu, &batch, &c);
+	for (i = 0; i < n; i++) {
+		c = make_cmd(t);
+		arm_smmu_cmdq_batch_add_cmd_p(&smmu, &batch, &c);
+	}
+	after_sync(t, arm_smmu_cmdq_batch_submit(&smmu, &batch));
+}
+
+static void *cpu_thread(void *arg)
+{
+	struct hthread *t = arg;
+	unsigned int blim = batch_limit();
+	u64 r;
+
+	self = t;
+	HP("start", "");
+	while (!__atomic_load_n(&run_stop, __ATOMIC_ACQUIRE)) {
+		switch (t->work) {
+		case W_SYNC:
+			op_list(t, t->work_n, true);
+			break;
+		case W_BATCH:
+			op_list(t, t->work_n, false);
+			break;
+		default:
+			r = rnd(&t->rng) % 8;
+			if (r < 4)		/* an unmap: TLBI + CMD_SYNC */
+				op_batch(t, 1);
+			else if (r < 6)		/* a full non-sync batch */
+				op_list(t, blim, false);
+			else			/* a large invalidation, over several batches */
+				op_batch(t, 1 + rnd(&t->rng) % (3 * blim));
+		}
+		t->ops++;
+		__atomic_fetch_add(&progress, 1, __ATOMIC_RELAXED);
+		HP("ops", "");
+	}
+	return NULL;
+}
+
+/* --- the watchdog --- */
+static void dump_state(const char *why)
+{
+	struct arm_smmu_cmdq *cmdq = &smmu.cmdq;
+	int i;
+
+	printf("WATCHDOG: %s\n", why);
+	for (i = 0; i < cfg.threads; i++)
+		printf("  cpu %d: at %s in %s (%s), interrupts %s, %llu lists done, %llu commands issued\n", i,
+		       __atomic_load_n(&thr[i].op, __ATOMIC_RELAXED) ?: "-",
+		       __atomic_load_n(&thr[i].func, __ATOMIC_RELAXED) ?: "-",
+		       __atomic_load_n(&thr[i].what, __ATOMIC_RELAXED) ?: "-",
+		       __atomic_load_n(&thr[i].irqs_off, __ATOMIC_RELAXED) ? "off" : "on",
+		       (unsigned long long)__atomic_load_n(&thr[i].ops, __ATOMIC_RELAXED),
+		       (unsigned long long)__atomic_load_n(&thr[i].seq_next, __ATOMIC_RELAXED));
+	if (cfg.irq_cpu < 0)
+		printf("  irq thread: at %s in %s\n", __atomic_load_n(&irq_thr.op, __ATOMIC_RELAXED) ?: "-",
+		       __atomic_load_n(&irq_thr.func, __ATOMIC_RELAXED) ?: "-");
+	printf("  smmu: PROD 0x%x CONS 0x%x, GERROR %s\n", __atomic_load_n(&reg_prod, __ATOMIC_RELAXED),
+	       __atomic_load_n(&reg_cons, __ATOMIC_RELAXED),
+	       __atomic_load_n(&gerror_pending, __ATOMIC_RELAXED) ? "pending" : "clear");
+	printf("  cmdq: llq.prod 0x%x llq.cons 0x%x owner_prod 0x%x lock %d", cmdq->q.llq.prod, cmdq->q.llq.cons,
+	       atomic_read(&cmdq->owner_prod), atomic_read(&cmdq->lock));
+#ifdef HARNESS_HAS_GATHER
+	printf(" gather 0x%016llx", (unsigned long long)atomic64_read(&cmdq->gather));
+#endif
+#ifdef HARNESS_HAS_BATCH_MAX
+	printf(" batch_max %u", cmdq->batch_max);
+#endif
+	printf("\n  variant %s, seed %llu%s%s, %d threads, %d possible CPUs, queue 2^%d\n", cfg.variant, cfg.seed,
+	       cfg.schedule ? ", schedule " : "", cfg.schedule ?: "", cfg.threads, cfg.cpus, cfg.shift);
+	if (nsteps)
+		printf("  schedule: %d of %d steps replayed\n", min(__atomic_load_n(&cur_step, __ATOMIC_RELAXED), nsteps), nsteps);
+	fflush(stdout);
+}
+
+static void *watchdog_thread(void *arg)
+{
+	u64 last = ~0ULL, since = now_ns(), p, limit = (u64)(cfg.watchdog_s * 1e9);
+	char why[128];
+
+	(void)arg;
+	while (!__atomic_load_n(&all_done, __ATOMIC_ACQUIRE)) {
+		usleep(20000);
+		p = __atomic_load_n(&progress, __ATOMIC_RELAXED);
+		if (p != last) {
+			last = p;
+			since = now_ns();
+		} else if (now_ns() - since > max_stall_ns) {
+			max_stall_ns = now_ns() - since;
+		}
+		if (p == last && now_ns() - since > limit) {
+			snprintf(why, sizeof(why), "no command consumed and no call returned for %.1f s", cfg.watchdog_s);
+			dump_state(why);
+			_exit(3);
+		}
+	}
+	return NULL;
+}
+
+/* --- feeding the fake SMMU directly: the checker's own fixture --- */
+static void feed(const char *list)
+{
+	struct arm_smmu_ll_queue llq = { .max_n_shift = cfg.shift };
+	char *s = strdup(list), *tok;
+	u32 prod = 0;
+	unsigned int t;
+	unsigned long long seq;
+	__le64 *ent;
+
+	for (tok = strtok(s, " ,"); tok; tok = strtok(NULL, " ,")) {
+		if (!strcmp(tok, "-")) {	/* a slot published but never written */
+			llq.prod = prod;
+			prod = queue_inc_prod_n(&llq, 1);
+			continue;
+		}
+		if (sscanf(tok, "%u:%llu", &t, &seq) != 2 || t >= (unsigned int)cfg.threads) {
+			fprintf(stderr, "cmdq-harness: --feed wants THREAD:SEQ items with THREAD < %d, not '%s'\n",
+				cfg.threads, tok);
+			exit(2);
+		}
+		llq.prod = prod;
+		ent = Q_ENT(&smmu.cmdq.q, prod);
+		ent[0] = FIELD_PREP(CMDQ_0_OP, CMDQ_OP_TLBI_NH_VA) | (u64)t << 48;
+		ent[1] = (u64)seq << 12;
+		if (seq + 1 > thr[t].seq_next)
+			thr[t].seq_next = seq + 1;
+		prod = queue_inc_prod_n(&llq, 1);
+	}
+	free(s);
+	__atomic_store_n(&reg_prod, prod, __ATOMIC_RELEASE);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: cmdq-harness [options]\n"
+		"  --variant NAME     name printed in reports\n"
+		"  --threads N        issuing CPUs (1..%d)\n"
+		"  --cpus N           num_possible_cpus() the driver sees (default: threads)\n"
+		"  --shift S          queue of 2^S entries (7..19)\n"
+		"  --seconds X        how long to issue\n"
+		"  --seed N           seed of the injected delays and errors\n"
+		"  --delay P          inject a delay at P per mille of the points (0..1000)\n"
+		"  --delay-max-ns N   longest injected spin\n"
+		"  --errors R         CERROR_ILL on a fraction R of the commands (0..0.1)\n"
+		"  --irq-cpu N        the GERROR handler runs on CPU N (-1: a thread of its own)\n"
+		"  --msi 0|1          CMD_SYNC completion by MSI write (1) or by CONS (0)\n"
+		"  --cmd-ns N, --sync-ns N   the fake SMMU's cost per command and per CMD_SYNC\n"
+		"  --watchdog S       fail when nothing moves for S seconds\n"
+		"  --schedule FILE    replay an interleaving\n"
+		"  --feed LIST        put THREAD:SEQ commands in the queue directly, - for a slot\n"
+		"                     left unwritten, and publish them (the checker's own test)\n"
+		"  --verbose\n", MAX_THREADS);
+	exit(2);
+}
+
+static long num_arg(const char *name, const char *s, long lo, long hi)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == 0 || *end || v < lo || v > hi) {
+		fprintf(stderr, "cmdq-harness: %s: '%s' is not a whole number from %ld to %ld\n", name, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+static double dbl_arg(const char *name, const char *s, double lo, double hi)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == 0 || *end || v < lo || v > hi) {
+		fprintf(stderr, "cmdq-harness: %s: '%s' is not a number from %g to %g\n", name, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "variant", 1, 0, 'V' }, { "threads", 1, 0, 't' }, { "cpus", 1, 0, 'c' },
+		{ "shift", 1, 0, 's' }, { "seconds", 1, 0, 'S' }, { "seed", 1, 0, 'r' },
+		{ "delay", 1, 0, 'd' }, { "delay-max-ns", 1, 0, 'D' }, { "errors", 1, 0, 'e' },
+		{ "irq-cpu", 1, 0, 'i' }, { "msi", 1, 0, 'm' }, { "cmd-ns", 1, 0, 'C' },
+		{ "sync-ns", 1, 0, 'Y' }, { "watchdog", 1, 0, 'w' }, { "schedule", 1, 0, 'k' },
+		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { 0, 0, 0, 0 },
+	};
+	pthread_t smmu_tid, wd_tid, irq_tid;
+	u64 t0 = 0, t1 = 1, cmds = 0, ops = 0, st[ST_NR] = { 0 };
+	int c, i, ncpu, ret;
+	size_t qbytes;
+	cpu_set_t set;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'V': cfg.variant = optarg; break;
+		case 't': cfg.threads = num_arg("--threads", optarg, 1, MAX_THREADS); break;
+		case 'c': cfg.cpus = num_arg("--cpus", optarg, 1, 65536); break;
+		case 's': cfg.shift = num_arg("--shift", optarg, 7, 19); break;
+		case 'S': cfg.seconds = dbl_arg("--seconds", optarg, 0.01, 3600); break;
+		case 'r': cfg.seed = num_arg("--seed", optarg, 0, LONG_MAX); break;
+		case 'd': cfg.delay_permille = num_arg("--delay", optarg, 0, 1000); break;
+		case 'D': cfg.delay_max_ns = num_arg("--delay-max-ns", optarg, 1, 100000000); break;
+		case 'e': cfg.error_rate = dbl_arg("--errors", optarg, 0, 0.1); break;
+		case 'i': cfg.irq_cpu = num_arg("--irq-cpu", optarg, -1, MAX_THREADS - 1); break;
+		case 'm': cfg.msi = num_arg("--msi", optarg, 0, 1); break;
+		case 'C': cfg.cmd_ns = num_arg("--cmd-ns", optarg, 0, 100000000); break;
+		case 'Y': cfg.sync_ns = num_arg("--sync-ns", optarg, 0, 100000000); break;
+		case 'w': cfg.watchdog_s = dbl_arg("--watchdog", optarg, 0.1, 3600); break;
+		case 'k': cfg.schedule = optarg; break;
+		case 'f': cfg.feed = optarg; break;
+		case 'v': cfg.verbose = 1; break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (cfg.schedule)
+		parse_schedule(cfg.schedule);
+	if (cfg.threads < 1 || cfg.threads > MAX_THREADS || cfg.shift < 7 || cfg.shift > 19) {
+		fprintf(stderr, "cmdq-harness: threads must be 1..%d and the queue shift 7..19\n", MAX_THREADS);
+		exit(2);
+	}
+	if (!cfg.cpus)
+		cfg.cpus = cfg.threads;
+	if (cfg.cpus < cfg.threads) {
+		fprintf(stderr, "cmdq-harness: --cpus %d is fewer than the %d issuing threads\n", cfg.cpus, cfg.threads);
+		exit(2);
+	}
+	if (cfg.irq_cpu >= cfg.threads) {
+		fprintf(stderr, "cmdq-harness: --irq-cpu %d: there are only CPUs 0..%d\n", cfg.irq_cpu, cfg.threads - 1);
+		exit(2);
+	}
+
+	/* the queue and the device, as arm_smmu_init_one_queue() and probe leave them */
+	smmu.dev = &smmu_dev;
+	smmu.options = cfg.msi ? ARM_SMMU_OPT_MSIPOLL : 0;
+	smmu.cmdq.q.llq.max_n_shift = cfg.shift;
+	smmu.cmdq.q.ent_dwords = CMDQ_ENT_DWORDS;
+	qbytes = ((size_t)1 << cfg.shift) * CMDQ_ENT_DWORDS * 8;
+	smmu.cmdq.q.base = aligned_alloc(4096, (qbytes + 4095) & ~(size_t)4095);
+	if (!smmu.cmdq.q.base) {
+		perror("cmdq-harness: queue");
+		exit(2);
+	}
+	for (i = 0; i < (1 << cfg.shift); i++) {
+		smmu.cmdq.q.base[2 * i] = 0;
+		smmu.cmdq.q.base[2 * i + 1] = POISON;
+	}
+	smmu.cmdq.q.base_dma = (dma_addr_t)(uintptr_t)smmu.cmdq.q.base;
+	smmu.cmdq.q.prod_reg = &reg_prod;
+	smmu.cmdq.q.cons_reg = &reg_cons;
+	ret = arm_smmu_cmdq_init(&smmu, &smmu.cmdq);
+	if (ret) {
+		printf("REFUSED variant=%s threads=%d cpus=%d shift=%d: arm_smmu_cmdq_init() returned %d\n",
+		       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, ret);
+		return 2;
+	}
+	n_dev_err = 0;
+
+	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_create(&smmu_tid, NULL, smmu_thread, NULL);
+	pthread_create(&wd_tid, NULL, watchdog_thread, NULL);
+	if (cfg.feed) {
+		feed(cfg.feed);
+		goto drain;
+	}
+	if (cfg.irq_cpu < 0)
+		pthread_create(&irq_tid, NULL, irq_thread, NULL);
+	step_started = now_ns();
+	t0 = now_ns();
+	for (i = 0; i < cfg.threads; i++) {
+		thr[i].id = i;
+		thr[i].rng = (cfg.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (u64)(i + 1) * 0xBF58476D1CE4E5B9ULL;
+		if (nsteps) {
+			thr[i].hits = calloc(NPOINTS, sizeof(*thr[i].hits));
+			if (!thr[i].hits)
+				exit(2);
+		}
+		if (pthread_create(&thr[i].tid, NULL, cpu_thread, &thr[i])) {
+			perror("cmdq-harness: pthread_create");
+			exit(2);
+		}
+		CPU_ZERO(&set);
+		CPU_SET(i % ncpu, &set);
+		pthread_setaffinity_np(thr[i].tid, sizeof(set), &set);
+	}
+	usleep((useconds_t)(cfg.seconds * 1e6));
+	__atomic_store_n(&run_stop, 1, __ATOMIC_RELEASE);
+	/* a schedule that holds threads must let them go to end */
+	sched_replayed = min(__atomic_load_n(&cur_step, __ATOMIC_ACQUIRE), sched_abandoned_at);
+	__atomic_store_n(&cur_step, nsteps, __ATOMIC_RELEASE);
+	for (i = 0; i < cfg.threads; i++)
+		pthread_join(thr[i].tid, NULL);
+	t1 = now_ns();
+drain:
+	/* every published command is consumed before the SMMU stops */
+	while (__atomic_load_n(&reg_cons, __ATOMIC_ACQUIRE) != __atomic_load_n(&reg_prod, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	__atomic_store_n(&smmu_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(smmu_tid, NULL);
+	__atomic_store_n(&all_done, 1, __ATOMIC_RELEASE);
+	pthread_join(wd_tid, NULL);
+	if (cfg.irq_cpu < 0 && !cfg.feed)
+		pthread_join(irq_tid, NULL);
+
+	for (i = 0; i < cfg.threads; i++) {
+		if (chk[i].next != thr[i].seq_next)
+			failure("thread %d issued %llu commands, the SMMU consumed up to %llu", i,
+				(unsigned long long)thr[i].seq_next, (unsigned long long)chk[i].next);
+		cmds += thr[i].cmds;
+		ops += thr[i].ops;
+		for (c = 0; c < ST_NR; c++)
+			st[c] += thr[i].stat[c];
+	}
+	if (cfg.feed) {
+		printf("RESULT variant=%s feed checks=%llu failures=%llu\n", cfg.variant,
+		       (unsigned long long)n_checked, (unsigned long long)n_failures);
+		return n_failures ? 1 : 0;
+	}
+	if (nsteps)
+		printf("schedule: %d of %d steps replayed\n", sched_replayed, nsteps);
+	printf("RESULT variant=%s threads=%d cpus=%d shift=%d msi=%d errors=%g seed=%llu seconds=%.3f "
+	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
+	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
+	       "dev_err=%llu max_stall_ms=%.1f watchdog_s=%.1f failures=%llu\n",
+	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
+	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
+	       cmds / ((t1 - t0) / 1e9), cmds / ((t1 - t0) / 1e9) / cfg.threads,
+	       (unsigned long long)n_sync_checked, (unsigned long long)n_checked,
+	       (unsigned long long)n_errors_injected, (unsigned long long)st[ST_CMPXCHG],
+	       (unsigned long long)st[ST_CMPXCHG_FAIL], (unsigned long long)st[ST_TRYLOCK],
+	       (unsigned long long)st[ST_TRYLOCK_FAIL], (unsigned long long)st[ST_LOCK],
+	       (unsigned long long)n_dev_err, max_stall_ns / 1e6, cfg.watchdog_s, (unsigned long long)n_failures);
+	return n_failures ? 1 : 0;
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel primitives for the native cmdq harness, on GCC's C11 atomics with
+ * the kernel's ordering, in the way tools/testing/vma/vma_internal.h stands
+ * in for the headers mm/vma.c includes. The code under test is the tree's
+ * own (tools/native/extract); only what it calls is defined here.
+ *
+ * Every primitive that touches shared state, waits or changes the interrupt
+ * state is a "point": harness_point() records where the thread is (for the
+ * watchdog), may inject a delay (seeded), may hold the thread (schedule
+ * mode), counts retries and lock acquisitions, and runs a pending GERROR
+ * handler when this thread is the IRQ CPU and its interrupts are on.
+ *
+ * With HARNESS_TSAN, every atomic is sequentially consistent and the MMIO
+ * accessors are release/acquire. GCC's ThreadSanitizer does not model
+ * fences, so the kernel's barriers (dma_wmb(), the control dependencies the
+ * driver relies on) would show as races on the queue entries; making every
+ * atomic an ordering operation leaves TSan to find plain accesses that no
+ * atomic protocol orders at all. Weak-memory reorderings are the litmus
+ * tests' job, not this harness's (an x86 host keeps stores in order).
+ */
+#ifndef HARNESS_SHIM_H
+#define HARNESS_SHIM_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef uint64_t __le64;
+typedef uint64_t dma_addr_t;
+typedef int64_t ktime_t;
+
+#define __iomem
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define SMP_CACHE_BYTES 64
+#define ____cacheline_aligned_in_smp __attribute__((aligned(SMP_CACHE_BYTES)))
+#define BITS_PER_LONG 64
+#define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
+#define BIT_WORD(n) ((n) / BITS_PER_LONG)
+#define GENMASK(h, l) (((~0UL) - (1UL << (l)) + 1) & (~0UL >> (BITS_PER_LONG - 1 - (h))))
+#define GENMASK_ULL(h, l) (((~0ULL) - (1ULL << (l)) + 1) & (~0ULL >> (63 - (h))))
+#define __bf_shf(x) (__builtin_ffsll(x) - 1)
+#define FIELD_PREP(mask, val) (((u64)(val) << __bf_shf(mask)) & (mask))
+#define FIELD_GET(mask, reg) ((__typeof__(mask))(((reg) & (mask)) >> __bf_shf(mask)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define cpu_to_le64(x) ({ HP("cpu_to_le64", "a queue entry being written"); (x); })
+#define le64_to_cpu(x) (x)
+#define WARN_ON_ONCE(c) harness_warn(!!(c), #c, __func__)
+#define WARN_ON(c) harness_warn(!!(c), #c, __func__)
+
+/* --- the harness's hooks (cmdq-harness.c) --- */
+enum harness_stat { ST_CMPXCHG, ST_CMPXCHG_FAIL, ST_TRYLOCK, ST_TRYLOCK_FAIL, ST_LOCK, ST_NR };
+void harness_point(const char *op, const char *func, const char *what);
+void harness_stat(enum harness_stat s);
+unsigned long harness_irq_save(const char *func);
+void harness_irq_restore(unsigned long flags, const char *func);
+void harness_udelay(unsigned long us, const char *func);
+int harness_warn(int cond, const char *what, const char *func);
+unsigned int harness_possible_cpus(void);
+#define HP(op, what) harness_point(op, __func__, what)
+
+#ifdef HARNESS_TSAN
+#define MO_RLX __ATOMIC_SEQ_CST
+#define MO_ACQ __ATOMIC_SEQ_CST
+#define MO_REL __ATOMIC_SEQ_CST
+#else
+#define MO_RLX __ATOMIC_RELAXED
+#define MO_ACQ __ATOMIC_ACQUIRE
+#define MO_REL __ATOMIC_RELEASE
+#endif
+
+#define READ_ONCE(x) ({ __typeof__(x) __v = __atomic_load_n(&(x), MO_RLX); TSAN_SYNC(); __v; })
+#define WRITE_ONCE(x, v) do { TSAN_SYNC(); __atomic_store_n(&(x), (v), MO_RLX); } while (0)
+
+/*
+ * Barriers: fences. GCC's TSan supports no fence at all; under HARNESS_TSAN
+ * a barrier is a sequentially consistent RMW of one shared word, which TSan
+ * does model (it orders more than the fence would: every barrier with every
+ * other).
+ */
+#ifdef HARNESS_TSAN
+extern int harness_fence_word;
+#define __atomic_thread_fence(mo) ((void)__atomic_fetch_add(&harness_fence_word, 0, __ATOMIC_SEQ_CST))
+/*
+ * The driver reaches the same bytes through different sizes: cons is
+ * stored as a u32 (WRITE_ONCE(llq.cons)) and read back as part of the
+ * u64 llq.val, and the owned flag is cleared by a 32-bit RMW on the word a
+ * 64-bit cmpxchg() claims. TSan synchronises per address and size, so it
+ * would see no ordering there. Every store and RMW is therefore preceded,
+ * and every load and RMW followed, by an RMW of the one shared word: a
+ * value seen through any alias then carries its writer's history.
+ */
+#define TSAN_SYNC() ((void)__atomic_fetch_add(&harness_fence_word, 0, __ATOMIC_SEQ_CST))
+#else
+#define TSAN_SYNC() ((void)0)
+#endif
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define smp_mb() do { HP("smp_mb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_rmb() do { HP("smp_rmb", ""); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
+#define smp_wmb() do { HP("smp_wmb", ""); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
+#define dma_wmb() do { HP("dma_wmb", ""); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
+#define dma_rmb() do { HP("dma_rmb", ""); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
+#define wmb() do { HP("wmb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define rmb() do { HP("rmb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define mb() do { HP("mb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define __iomb() do { HP("__iomb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__before_atomic() smp_mb()
+#define smp_mb__after_atomic() smp_mb()
+
+/* Atomics */
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic_long_t;
+typedef struct { s64 counter; } atomic64_t;
+
+#define ATOMIC_OPS(pfx, T, t)							\
+static inline T pfx##_read(const t *v) { T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); return r; } \
+static inline T pfx##_read_acquire(const t *v) { T r = __atomic_load_n(&v->counter, MO_ACQ); TSAN_SYNC(); return r; } \
+static inline void pfx##_set(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_RLX); } \
+static inline void pfx##_set_release(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_REL); }
+
+ATOMIC_OPS(atomic, int, atomic_t)
+ATOMIC_OPS(atomic_long, long, atomic_long_t)
+ATOMIC_OPS(atomic64, s64, atomic64_t)
+
+/* value-returning RMW, with a point before it */
+#define __RMW(name, builtin, mo, v, i)					\
+	({								\
+		__typeof__((v)->counter) __r;				\
+		HP(name, #v);						\
+		TSAN_SYNC();						\
+		__r = builtin(&(v)->counter, (i), mo);			\
+		TSAN_SYNC();						\
+		__r;							\
+	})
+#define atomic_set_release(v, i) ({ HP("atomic_set_release", #v); TSAN_SYNC(); __atomic_store_n(&(v)->counter, (i), MO_REL); })
+#define atomic_fetch_add_relaxed(i, v) __RMW("atomic_fetch_add", __atomic_fetch_add, MO_RLX, v, i)
+#define atomic_fetch_inc_relaxed(v) __RMW("atomic_fetch_inc", __atomic_fetch_add, MO_RLX, v, 1)
+#define atomic_fetch_andnot_relaxed(i, v) __RMW("atomic_fetch_andnot", __atomic_fetch_and, MO_RLX, v, ~(i))
+#define atomic_fetch_andnot_release(i, v) __RMW("atomic_fetch_andnot", __atomic_fetch_and, MO_REL, v, ~(i))
+#define atomic_dec_return_release(v) (__RMW("atomic_dec_return", __atomic_fetch_sub, MO_REL, v, 1) - 1)
+#define atomic_add_return_relaxed(i, v) (__RMW("atomic_add_return", __atomic_fetch_add, MO_RLX, v, i) + (i))
+#define atomic_long_xor(i, v) ((void)__RMW("atomic_long_xor", __atomic_fetch_xor, MO_RLX, v, i))
+#define atomic64_fetch_add_relaxed(i, v) __RMW("atomic64_fetch_add", __atomic_fetch_add, MO_RLX, v, i)
+#define atomic64_fetch_and_relaxed(i, v) __RMW("atomic64_fetch_and", __atomic_fetch_and, MO_RLX, v, i)
+#define atomic64_fetch_andnot_relaxed(i, v) __RMW("atomic64_fetch_andnot", __atomic_fetch_and, MO_RLX, v, ~(i))
+#define atomic64_add_return_relaxed(i, v) (__RMW("atomic64_add_return", __atomic_fetch_add, MO_RLX, v, i) + (i))
+#define atomic64_fetch_add(i, v) __RMW("atomic64_fetch_add", __atomic_fetch_add, __ATOMIC_SEQ_CST, v, i)
+#define atomic64_fetch_and(i, v) __RMW("atomic64_fetch_and", __atomic_fetch_and, __ATOMIC_SEQ_CST, v, i)
+
+/*
+ * cmpxchg() on a queue word counts as a claim attempt; atomic_cmpxchg() on
+ * the cmdq lock (its exclusive trylock) is counted apart.
+ */
+#define __CMPXCHG(name, st, ptr, o, n, mo)				\
+	({								\
+		__typeof__(*(ptr)) __old = (o);				\
+		HP(name, #ptr);						\
+		harness_stat(st);					\
+		TSAN_SYNC();						\
+		if (!__atomic_compare_exchange_n((ptr), &__old, (n), false, mo, MO_RLX)) \
+			harness_stat((enum harness_stat)((st) + 1));	\
+		TSAN_SYNC();						\
+		__old;							\
+	})
+#define cmpxchg_relaxed(ptr, o, n) __CMPXCHG("cmpxchg", ST_CMPXCHG, ptr, o, n, MO_RLX)
+#define cmpxchg(ptr, o, n) __CMPXCHG("cmpxchg", ST_CMPXCHG, ptr, o, n, __ATOMIC_SEQ_CST)
+#define atomic_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic_cmpxchg", ST_TRYLOCK, &(v)->counter, o, n, MO_RLX)
+#define atomic64_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic64_cmpxchg", ST_CMPXCHG, &(v)->counter, o, n, MO_RLX)
+#define atomic_long_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic_long_cmpxchg", ST_CMPXCHG, &(v)->counter, o, n, MO_RLX)
+
+/* Waits: a point on every turn, with the expression it waits for */
+#define __COND_LOAD(name, ptr, cond, mo)				\
+	({								\
+		__typeof__(*(ptr)) VAL;					\
+		for (;;) {						\
+			VAL = __atomic_load_n((ptr), mo);		\
+			TSAN_SYNC();					\
+			if (cond)					\
+				break;					\
+			HP(name, #ptr ": " #cond);			\
+		}							\
+		VAL;							\
+	})
+#define smp_cond_load_relaxed(ptr, cond) __COND_LOAD("smp_cond_load", ptr, cond, MO_RLX)
+#define smp_cond_load_acquire(ptr, cond) __COND_LOAD("smp_cond_load", ptr, cond, MO_ACQ)
+#define atomic_cond_read_relaxed(v, c) __COND_LOAD("atomic_cond_read", &(v)->counter, c, MO_RLX)
+#define atomic_cond_read_acquire(v, c) __COND_LOAD("atomic_cond_read", &(v)->counter, c, MO_ACQ)
+#define atomic_long_cond_read_relaxed(v, c) __COND_LOAD("atomic_long_cond_read", &(v)->counter, c, MO_RLX)
+#define atomic64_cond_read_relaxed(v, c) __COND_LOAD("atomic64_cond_read", &(v)->counter, c, MO_RLX)
+
+/* MMIO: the registers are words in memory that the fake SMMU reads and writes */
+#define readl_relaxed(a) ({ u32 __r; HP("readl", #a); __r = __atomic_load_n((a), MO_RLX); TSAN_SYNC(); __r; })
+#define readl(a) ({ u32 __r; HP("readl", #a); __r = __atomic_load_n((a), __ATOMIC_ACQUIRE); TSAN_SYNC(); __r; })
+#define writel_relaxed(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), MO_REL); } while (0)
+#define writel(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), __ATOMIC_RELEASE); } while (0)
+
+/* CPU and interrupts */
+#define cpu_relax() HP("cpu_relax", "")
+#define wfe() HP("wfe", "")
+#define udelay(us) harness_udelay(us, __func__)
+#define local_irq_save(flags) do { (flags) = harness_irq_save(__func__); } while (0)
+#define local_irq_restore(flags) harness_irq_restore(flags, __func__)
+#define num_possible_cpus() harness_possible_cpus()
+
+/* spinlock (the cmdq-spinlock bench variant) */
+typedef struct { int locked; } spinlock_t;
+#define spin_lock_init(l) __atomic_store_n(&(l)->locked, 0, MO_RLX)
+#define spin_lock(l)								\
+	do {									\
+		HP("spin_lock", #l);						\
+		while (__atomic_exchange_n(&(l)->locked, 1, MO_ACQ))		\
+			HP("spin_lock_wait", #l);				\
+		harness_stat(ST_LOCK);						\
+	} while (0)
+#define spin_unlock(l) do { HP("spin_unlock", #l); __atomic_store_n(&(l)->locked, 0, MO_REL); } while (0)
+
+/* time */
+ktime_t harness_ktime_get(void);
+#define ktime_get() harness_ktime_get()
+#define ktime_add_us(t, us) ((t) + (ktime_t)(us) * 1000)
+#define ktime_compare(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+
+#endif

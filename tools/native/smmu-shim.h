@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the command-queue code needs of the rest of the driver: the few
+ * fields of struct arm_smmu_device it reads, device messages (counted by
+ * the harness), and allocation. Included after the extracted types, before
+ * the extracted functions.
+ */
+#ifndef HARNESS_SMMU_SHIM_H
+#define HARNESS_SMMU_SHIM_H
+
+struct device {
+	const char *name;
+};
+
+struct arm_smmu_device;
+struct arm_smmu_impl_ops {
+	struct arm_smmu_cmdq *(*get_secondary_cmdq)(struct arm_smmu_device *smmu,
+						    struct arm_smmu_cmd *cmd);
+};
+
+struct arm_smmu_device {
+	struct device *dev;
+	u32 features;
+	u32 options;
+	const struct arm_smmu_impl_ops *impl_ops;
+	struct arm_smmu_cmdq cmdq;
+};
+
+#define GFP_KERNEL 0
+void harness_dev_err(struct device *dev, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define dev_err(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
+#define dev_err_ratelimited(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
+#define dev_notice(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
+#define devm_bitmap_zalloc(dev, nbits, gfp) \
+	calloc(((nbits) + BITS_PER_LONG - 1) / BITS_PER_LONG, sizeof(unsigned long))
+
+struct static_key_false {
+	int enabled;
+};
+#define DEFINE_STATIC_KEY_FALSE(name) struct static_key_false name = { 0 }
+#define static_branch_unlikely(key) (!!(key)->enabled)
+static struct static_key_false arm_smmu_erratum_repeat_tlbi_cfgi_key;
+
+#endif
