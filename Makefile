@@ -23,6 +23,10 @@ ROUNDS ?= 3
 RESULTS ?=
 BENCH_CONFIG ?= arm64-virt-smmuv3
 VERIFY ?= 0
+# make bench-native knobs (besides VARIANTS THREADS ROUNDS SECONDS)
+NATIVE_SHIFT ?= 10
+NATIVE_CMD_NS ?= 0
+NATIVE_SYNC_NS ?= 0
 # make stress knobs (tools/stress validates them before anything is fetched)
 STRESS_VARIANTS ?= base cmdq-spinlock
 STRESS_SECONDS ?= 2
@@ -35,6 +39,7 @@ STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECON
 	STRESS_SEED="$(STRESS_SEED)"
 VERSION ?= 1
 SEND ?= 0
+SMOKE_RUNS ?= 30
 export VERSION SEND
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)" \
@@ -43,7 +48,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation stress stress-b1 stress-mutants stress-short send send-check build bench bench-bundle bench-report bench-pgtable bench-profile bench-smoke notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -51,7 +56,7 @@ help: ## list the targets and knobs
 	@echo
 	@echo "Targets:"
 	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
-		awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
+		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Knobs (make VAR=value), with their values now:"
 	@printf '  %-15s %-24s %s\n' \
@@ -63,14 +68,18 @@ help: ## list the targets and knobs
 		KUNIT_ARCH "$(KUNIT_ARCH)" "architectures 'make kunit' runs on: um, arm64" \
 		VARIANTS "$(VARIANTS)" "bench: bare, base, series, or NAME for patches/bench/NAME.series" \
 		CPUS "$(CPUS)" "bench: QEMU -smp" \
-		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS)" \
+		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS); bench-native: unset, 1 .. nproc" \
 		GRANULES "$(GRANULES)" "bench: pages per map/unmap, 1..1024" \
 		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
 		SECONDS "$(SECONDS)" "bench: seconds per point" \
 		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
 		BENCH_CONFIG "$(BENCH_CONFIG)" "bench: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
 		VERIFY "$(VERIFY)" "bench: 1 fails a point where an IOVA page was mapped twice at once" \
-		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable: where to write" \
+		NATIVE_SHIFT "$(NATIVE_SHIFT)" "bench-native: queue of 2^N entries" \
+		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
+		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \
+		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
+		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
 		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs" \
 		STRESS_SECONDS "$(STRESS_SECONDS)" "stress: seconds per run" \
 		STRESS_THREADS "$(or $(STRESS_THREADS),-)" "stress: issuing threads (unset: 1 .. 2 x nproc)" \
@@ -117,6 +126,10 @@ build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
 bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
 	@$(BENCH_ENV) tools/bench
 
+bench-native: deps ## VARIANTS' cmdq code side by side in the native harness at 1..nproc threads: table, JSON, plot
+	@VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
+		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" tools/bench-native
+
 bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
 	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
 	@tools/report "$(RESULTS)"
@@ -146,6 +159,9 @@ stress-short: deps ## make test's share of the harness: a 0.5 s-per-run stress a
 	@STRESS_SECONDS=0.5 tools/stress
 	@tools/stress b1
 	@tools/stress mutants
+
+bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
+	@tools/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
 
 mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail
 	@tools/mutation

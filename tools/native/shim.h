@@ -88,8 +88,9 @@ unsigned int harness_possible_cpus(void);
 #define MO_REL __ATOMIC_RELEASE
 #endif
 
-#define READ_ONCE(x) ({ __typeof__(x) __v = __atomic_load_n(&(x), MO_RLX); TSAN_SYNC(); __v; })
-#define WRITE_ONCE(x, v) do { TSAN_SYNC(); __atomic_store_n(&(x), (v), MO_RLX); } while (0)
+/* points after loads and before stores, so that the window between them can be widened or held */
+#define READ_ONCE(x) ({ __typeof__(x) __v = __atomic_load_n(&(x), MO_RLX); TSAN_SYNC(); HP("READ_ONCE", #x); __v; })
+#define WRITE_ONCE(x, v) do { HP("WRITE_ONCE", #x); TSAN_SYNC(); __atomic_store_n(&(x), (v), MO_RLX); } while (0)
 
 /*
  * Barriers: fences. GCC's TSan supports no fence at all; under HARNESS_TSAN
@@ -132,7 +133,7 @@ typedef struct { long counter; } atomic_long_t;
 typedef struct { s64 counter; } atomic64_t;
 
 #define ATOMIC_OPS(pfx, T, t)							\
-static inline T pfx##_read(const t *v) { T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); return r; } \
+static inline T pfx##_read(const t *v) { T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); harness_point(#pfx "_read", "", ""); return r; } \
 static inline T pfx##_read_acquire(const t *v) { T r = __atomic_load_n(&v->counter, MO_ACQ); TSAN_SYNC(); return r; } \
 static inline void pfx##_set(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_RLX); } \
 static inline void pfx##_set_release(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_REL); }
@@ -208,9 +209,14 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 #define atomic64_cond_read_relaxed(v, c) __COND_LOAD("atomic64_cond_read", &(v)->counter, c, MO_RLX)
 
 /* MMIO: the registers are words in memory that the fake SMMU reads and writes */
-#define readl_relaxed(a) ({ u32 __r; HP("readl", #a); __r = __atomic_load_n((a), MO_RLX); TSAN_SYNC(); __r; })
-#define readl(a) ({ u32 __r; HP("readl", #a); __r = __atomic_load_n((a), __ATOMIC_ACQUIRE); TSAN_SYNC(); __r; })
-#define writel_relaxed(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), MO_REL); } while (0)
+/*
+ * readl() is ordered after the load, writel() before the store; the
+ * _relaxed forms are not. An x86 host orders them all the same, so the
+ * harness cannot show a missing barrier (the litmus tests are for that).
+ */
+#define readl_relaxed(a) ({ u32 __r = __atomic_load_n((a), MO_RLX); TSAN_SYNC(); HP("readl", #a); __r; })
+#define readl(a) ({ u32 __r = __atomic_load_n((a), __ATOMIC_ACQUIRE); TSAN_SYNC(); HP("readl", #a); __r; })
+#define writel_relaxed(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), MO_RLX); } while (0)
 #define writel(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), __ATOMIC_RELEASE); } while (0)
 
 /* CPU and interrupts */
