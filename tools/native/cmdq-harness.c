@@ -55,6 +55,7 @@ static struct {
 	int threads, cpus, shift, irq_cpu, msi, delay_permille;
 	unsigned int delay_max_ns, cmd_ns, sync_ns;
 	double seconds, error_rate, watchdog_s;
+	unsigned int time_scale;
 	unsigned long long seed;
 	const char *schedule, *feed, *variant;
 	int verbose;
@@ -150,9 +151,13 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * The driver's clock: the wall's, or --time-scale times slower, so that
+ * its 1 s poll timeouts (meant for hardware that has stopped) fire later.
+ */
 ktime_t harness_ktime_get(void)
 {
-	return (ktime_t)now_ns();
+	return (ktime_t)(now_ns() / cfg.time_scale);
 }
 
 static u64 rnd(u64 *s)
@@ -483,10 +488,23 @@ void harness_irq_restore(unsigned long flags, const char *func)
 	harness_point("local_irq_restore", func, "");
 }
 
+/*
+ * udelay() in queue_poll()'s backoff, which doubles the delay every ten
+ * polls. With a host CPU per thread it spins for the time asked. When
+ * threads outnumber host CPUs it is one yield: a waiter that is
+ * descheduled would otherwise grow its backoff to seconds while the CPU it
+ * waits for cannot run, holding up everyone behind it (a stall of this
+ * host, not of the driver).
+ */
 void harness_udelay(unsigned long us, const char *func)
 {
 	u64 end = now_ns() + us * 1000;
 
+	if (oversubscribed) {
+		harness_point("udelay", func, "queue_poll() backing off");
+		sched_yield();
+		return;
+	}
 	do {
 		harness_point("udelay", func, "queue_poll() backing off");
 		sched_yield();
@@ -902,6 +920,7 @@ static void usage(void)
 		"  --msi 0|1          CMD_SYNC completion by MSI write (1) or by CONS (0)\n"
 		"  --cmd-ns N, --sync-ns N   the fake SMMU's cost per command and per CMD_SYNC\n"
 		"  --watchdog S       fail when nothing moves for S seconds\n"
+		"  --time-scale N     the driver's clock runs N times slower than the wall (1)\n"
 		"  --schedule FILE    replay an interleaving\n"
 		"  --feed LIST        put THREAD:SEQ[@LIST.POS/LEN[s]] commands in the queue directly,\n"
 		"                     S for a CMD_SYNC, - for a slot left unwritten, and publish\n"
@@ -942,7 +961,7 @@ int main(int argc, char **argv)
 		{ "delay", 1, 0, 'd' }, { "delay-max-ns", 1, 0, 'D' }, { "errors", 1, 0, 'e' },
 		{ "irq-cpu", 1, 0, 'i' }, { "msi", 1, 0, 'm' }, { "cmd-ns", 1, 0, 'C' },
 		{ "sync-ns", 1, 0, 'Y' }, { "watchdog", 1, 0, 'w' }, { "schedule", 1, 0, 'k' },
-		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { 0, 0, 0, 0 },
+		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { "time-scale", 1, 0, 'T' }, { 0, 0, 0, 0 },
 	};
 	pthread_t smmu_tid, wd_tid, irq_tid;
 	u64 t0 = 0, t1 = 1, cmds = 0, ops = 0, st[ST_NR] = { 0 }, sns = 0, sn = 0, nns = 0, nn = 0;
@@ -969,6 +988,7 @@ int main(int argc, char **argv)
 		case 'k': cfg.schedule = optarg; break;
 		case 'f': cfg.feed = optarg; break;
 		case 'v': cfg.verbose = 1; break;
+		case 'T': cfg.time_scale = num_arg("--time-scale", optarg, 1, 1000000); break;
 		default: usage();
 		}
 	}
@@ -1019,6 +1039,8 @@ int main(int argc, char **argv)
 
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	oversubscribed = cfg.threads + 1 > ncpu;
+	if (!cfg.time_scale)
+		cfg.time_scale = 1;
 	pthread_create(&smmu_tid, NULL, smmu_thread, NULL);
 	pthread_create(&wd_tid, NULL, watchdog_thread, NULL);
 	if (cfg.feed) {
@@ -1086,7 +1108,7 @@ drain:
 	printf("RESULT variant=%s threads=%d cpus=%d shift=%d msi=%d errors=%g seed=%llu seconds=%.3f "
 	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
 	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
-	       "dev_err=%llu timeouts=%llu oversubscribed=%d max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
+	       "dev_err=%llu timeouts=%llu oversubscribed=%d time_scale=%u max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
 	       "nosync_issue_ns=%.0f failures=%llu\n",
 	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
 	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
@@ -1095,7 +1117,7 @@ drain:
 	       (unsigned long long)n_errors_injected, (unsigned long long)st[ST_CMPXCHG],
 	       (unsigned long long)st[ST_CMPXCHG_FAIL], (unsigned long long)st[ST_TRYLOCK],
 	       (unsigned long long)st[ST_TRYLOCK_FAIL], (unsigned long long)st[ST_LOCK],
-	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
+	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, cfg.time_scale, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
 	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_failures);
 	return n_failures ? 1 : 0;
 }
