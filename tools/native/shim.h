@@ -133,7 +133,8 @@ typedef struct { long counter; } atomic_long_t;
 typedef struct { s64 counter; } atomic64_t;
 
 #define ATOMIC_OPS(pfx, T, t)							\
-static inline T pfx##_read(const t *v) { T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); harness_point(#pfx "_read", "", ""); return r; } \
+static inline T pfx##_read_at(const t *v, const char *f, const char *w) \
+	{ T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); harness_point(#pfx "_read", f, w); return r; } \
 static inline T pfx##_read_acquire(const t *v) { T r = __atomic_load_n(&v->counter, MO_ACQ); TSAN_SYNC(); return r; } \
 static inline void pfx##_set(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_RLX); } \
 static inline void pfx##_set_release(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_REL); }
@@ -141,6 +142,10 @@ static inline void pfx##_set_release(t *v, T i) { TSAN_SYNC(); __atomic_store_n(
 ATOMIC_OPS(atomic, int, atomic_t)
 ATOMIC_OPS(atomic_long, long, atomic_long_t)
 ATOMIC_OPS(atomic64, s64, atomic64_t)
+/* atomic_read() is a point, with the caller's function and argument */
+#define atomic_read(v) atomic_read_at(v, __func__, #v)
+#define atomic_long_read(v) atomic_long_read_at(v, __func__, #v)
+#define atomic64_read(v) atomic64_read_at(v, __func__, #v)
 
 /* value-returning RMW, with a point before it */
 #define __RMW(name, builtin, mo, v, i)					\
