@@ -88,6 +88,8 @@ struct hthread {
 	int irqs_off;
 	u64 ops, cmds, syncs, seq_next, spins, lists;
 	u64 sync_ns, sync_n, nosync_ns, nosync_n;	/* time in the issue calls */
+	u64 last_return;	/* when a call of its last returned (ns; the watchdog reads it) */
+	int finished;
 	u64 stat[ST_NR];
 	enum work_kind work;
 	int work_n;
@@ -770,6 +772,7 @@ static void *cpu_thread(void *arg)
 	u64 r;
 
 	self = t;
+	__atomic_store_n(&t->last_return, now_ns(), __ATOMIC_RELAXED);
 	HP("start", "");
 	while (!__atomic_load_n(&run_stop, __ATOMIC_ACQUIRE)) {
 		switch (t->work) {
@@ -790,8 +793,10 @@ static void *cpu_thread(void *arg)
 		}
 		t->ops++;
 		__atomic_fetch_add(&progress, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->last_return, now_ns(), __ATOMIC_RELAXED);
 		HP("ops", "");
 	}
+	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
 	/*
 	 * A CPU waiting for room refreshes cons only under the exclusive lock
 	 * or from a CMD_SYNC; if every other CPU went quiet while it polled, it
@@ -851,12 +856,23 @@ static void dump_state(const char *why)
 
 static void *watchdog_thread(void *arg)
 {
-	u64 last = ~0ULL, since = now_ns(), p, limit = (u64)(cfg.watchdog_s * 1e9);
+	u64 last = ~0ULL, since = now_ns(), p, limit = (u64)(cfg.watchdog_s * 1e9), now, lr;
 	char why[128];
+	int i;
 
 	(void)arg;
 	while (!__atomic_load_n(&all_done, __ATOMIC_ACQUIRE)) {
 		usleep(20000);
+		/* one CPU stuck while the others go on is a failure too */
+		now = now_ns();
+		for (i = 0; i < cfg.threads && !cfg.feed; i++) {
+			lr = __atomic_load_n(&thr[i].last_return, __ATOMIC_RELAXED);
+			if (!__atomic_load_n(&thr[i].finished, __ATOMIC_ACQUIRE) && lr && now - lr > limit) {
+				snprintf(why, sizeof(why), "cpu %d has not returned from a call for %.1f s", i, cfg.watchdog_s);
+				dump_state(why);
+				_exit(3);
+			}
+		}
 		p = __atomic_load_n(&progress, __ATOMIC_RELAXED);
 		if (p != last) {
 			last = p;
