@@ -864,10 +864,10 @@ static void *watchdog_thread(void *arg)
 	while (!__atomic_load_n(&all_done, __ATOMIC_ACQUIRE)) {
 		usleep(20000);
 		/* one CPU stuck while the others go on is a failure too */
-		now = now_ns();
 		for (i = 0; i < cfg.threads && !cfg.feed; i++) {
 			lr = __atomic_load_n(&thr[i].last_return, __ATOMIC_RELAXED);
-			if (!__atomic_load_n(&thr[i].finished, __ATOMIC_ACQUIRE) && lr && now - lr > limit) {
+			now = now_ns();	/* read after lr: a return just now is not in the future */
+			if (!__atomic_load_n(&thr[i].finished, __ATOMIC_ACQUIRE) && lr && now > lr && now - lr > limit) {
 				snprintf(why, sizeof(why), "cpu %d has not returned from a call for %.1f s", i, cfg.watchdog_s);
 				dump_state(why);
 				_exit(3);
