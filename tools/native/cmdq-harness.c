@@ -439,9 +439,9 @@ static void maybe_irq(struct hthread *t)
 	if (!__atomic_load_n(&gerror_pending, __ATOMIC_ACQUIRE))
 		return;
 	t->in_handler = 1;
-	t->irqs_off++;
+	__atomic_store_n(&t->irqs_off, t->irqs_off + 1, __ATOMIC_RELAXED);
 	gerror_handler();
-	t->irqs_off--;
+	__atomic_store_n(&t->irqs_off, t->irqs_off - 1, __ATOMIC_RELAXED);
 	t->in_handler = 0;
 }
 
@@ -485,14 +485,14 @@ unsigned long harness_irq_save(const char *func)
 
 	harness_point("local_irq_save", func, "");
 	if (self)
-		self->irqs_off = 1;
+		__atomic_store_n(&self->irqs_off, 1, __ATOMIC_RELAXED);
 	return flags;
 }
 
 void harness_irq_restore(unsigned long flags, const char *func)
 {
 	if (self)
-		self->irqs_off = (int)flags;
+		__atomic_store_n(&self->irqs_off, (int)flags, __ATOMIC_RELAXED);
 	harness_point("local_irq_restore", func, "");
 }
 
@@ -688,7 +688,9 @@ static struct arm_smmu_cmd make_cmd(struct hthread *t, u64 list, int pos, int le
 
 	c.data[0] |= FIELD_PREP(H_THREAD, t->id) | FIELD_PREP(H_LIST, list) | FIELD_PREP(H_POS, pos) |
 		     FIELD_PREP(H_LEN, len) | (sync ? H_SYNC : 0);
-	c.data[1] = t->seq_next++ << 12;
+	/* the watchdog reads these counts, so they are stored atomically */
+	c.data[1] = t->seq_next << 12;
+	__atomic_store_n(&t->seq_next, t->seq_next + 1, __ATOMIC_RELAXED);
 	t->cmds++;
 	return c;
 }
@@ -791,7 +793,7 @@ static void *cpu_thread(void *arg)
 			else			/* a large invalidation, over several batches */
 				op_batch(t, 1 + rnd(&t->rng) % (3 * blim));
 		}
-		t->ops++;
+		__atomic_store_n(&t->ops, t->ops + 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&progress, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->last_return, now_ns(), __ATOMIC_RELAXED);
 		HP("ops", "");
@@ -839,7 +841,8 @@ static void dump_state(const char *why)
 	printf("  smmu: PROD 0x%x CONS 0x%x, GERROR %s\n", __atomic_load_n(&reg_prod, __ATOMIC_RELAXED),
 	       __atomic_load_n(&reg_cons, __ATOMIC_RELAXED),
 	       __atomic_load_n(&gerror_pending, __ATOMIC_RELAXED) ? "pending" : "clear");
-	printf("  cmdq: llq.prod 0x%x llq.cons 0x%x owner_prod 0x%x lock %d", cmdq->q.llq.prod, cmdq->q.llq.cons,
+	printf("  cmdq: llq.prod 0x%x llq.cons 0x%x owner_prod 0x%x lock %d",
+	       __atomic_load_n(&cmdq->q.llq.prod, __ATOMIC_RELAXED), __atomic_load_n(&cmdq->q.llq.cons, __ATOMIC_RELAXED),
 	       atomic_read(&cmdq->owner_prod), atomic_read(&cmdq->lock));
 #ifdef HARNESS_HAS_GATHER
 	printf(" gather 0x%016llx", (unsigned long long)atomic64_read(&cmdq->gather));
