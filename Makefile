@@ -14,7 +14,7 @@ export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
 
 # make bench knobs (tools/bench validates them)
 VARIANTS ?= base series
-CPUS ?= $(shell nproc)
+CPUS ?=
 THREADS ?=
 GRANULES ?= 1
 MODES ?= strict lazy
@@ -23,6 +23,11 @@ ROUNDS ?= 3
 RESULTS ?=
 BENCH_CONFIG ?= arm64-virt-smmuv3
 VERIFY ?= 0
+DMA_DIR ?= bidir
+DMA_BITS ?= 32
+BOOT_TIMEOUT ?= 180
+KUNIT_TIMEOUT ?= 600
+export KUNIT_TIMEOUT
 # make bench-native knobs (besides VARIANTS THREADS ROUNDS SECONDS)
 NATIVE_SHIFT ?= 10
 NATIVE_CMD_NS ?= 0
@@ -43,9 +48,12 @@ SMOKE_RUNS ?= 30
 export VERSION SEND
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)" \
-	BENCH_CONFIG="$(BENCH_CONFIG)" VERIFY="$(VERIFY)"
+	BENCH_CONFIG="$(BENCH_CONFIG)" VERIFY="$(VERIFY)" DMA_DIR="$(DMA_DIR)" DMA_BITS="$(DMA_BITS)" \
+	BOOT_TIMEOUT="$(BOOT_TIMEOUT)"
 
 SHELL := /bin/bash
+# one target at a time: make -j test would let kunit and check move the same worktree
+.NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
 	mutation stress stress-b1 stress-mutants stress-short send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
@@ -67,7 +75,7 @@ help: ## list the targets and knobs
 		FORCE "$(FORCE)" "1: let 'make tree' discard a worktree with unexported commits" \
 		KUNIT_ARCH "$(KUNIT_ARCH)" "architectures 'make kunit' runs on: um, arm64" \
 		VARIANTS "$(VARIANTS)" "bench: bare, base, series, or NAME for patches/bench/NAME.series" \
-		CPUS "$(CPUS)" "bench: QEMU -smp" \
+		CPUS "$(or $(CPUS),-)" "bench: QEMU -smp (unset: nproc, at most 64)" \
 		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS); bench-native: unset, 1 .. nproc" \
 		GRANULES "$(GRANULES)" "bench: pages per map/unmap, 1..1024" \
 		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
@@ -75,6 +83,10 @@ help: ## list the targets and knobs
 		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
 		BENCH_CONFIG "$(BENCH_CONFIG)" "bench: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
 		VERIFY "$(VERIFY)" "bench: 1 fails a point where an IOVA page was mapped twice at once" \
+		DMA_DIR "$(DMA_DIR)" "bench: DMA direction the benchmark maps with: bidir, to or from" \
+		DMA_BITS "$(DMA_BITS)" "bench: DMA mask of the benchmark device, 20..64 bits" \
+		BOOT_TIMEOUT "$(BOOT_TIMEOUT)" "bench: seconds a boot may take before its points (each point adds 3 x SECONDS)" \
+		KUNIT_TIMEOUT "$(KUNIT_TIMEOUT)" "kunit, check: seconds kunit.py lets the test kernel run" \
 		NATIVE_SHIFT "$(NATIVE_SHIFT)" "bench-native: queue of 2^N entries" \
 		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
 		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \

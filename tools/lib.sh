@@ -326,7 +326,7 @@ variant_load() {
 }
 
 # bench_knobs: read and validate the make bench knobs from the environment
-# (VARIANTS CPUS THREADS GRANULES MODES BENCH_SECONDS ROUNDS DIR DMA_BITS
+# (VARIANTS CPUS THREADS GRANULES MODES BENCH_SECONDS ROUNDS DMA_DIR DMA_BITS
 # VERIFY BOOT_TIMEOUT); lists take spaces or commas. Dies naming the bad knob.
 bench_knobs() {
 	local x t
@@ -343,7 +343,7 @@ bench_knobs() {
 	GRANULES=$(_list "${GRANULES:-1}")
 	BENCH_SECONDS=${BENCH_SECONDS:-2}
 	ROUNDS=${ROUNDS:-3}
-	DIR=${DIR:-bidir}
+	DMA_DIR=${DMA_DIR:-bidir}
 	DMA_BITS=${DMA_BITS:-32}
 	VERIFY=${VERIFY:-0}
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
@@ -372,7 +372,7 @@ bench_knobs() {
 	for x in $MODES; do
 		case $x in strict | lazy) ;; *) die "MODES: '$x' is neither strict nor lazy." ;; esac
 	done
-	case $DIR in bidir | to | from) ;; *) die "DIR: '$DIR' is not bidir, to or from." ;; esac
+	case $DMA_DIR in bidir | to | from) ;; *) die "DMA_DIR: '$DMA_DIR' is not bidir, to or from." ;; esac
 	for x in VARIANTS THREADS GRANULES MODES; do
 		[ "$(wc -w <<<"${!x}")" = "$(tr ' ' '\n' <<<"${!x}" | sort -u | wc -l)" ] ||
 			die "$x names a value twice: ${!x}."
