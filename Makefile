@@ -167,10 +167,8 @@ stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watc
 stress-mutants: deps ## mutants of the base's cmdq code (ci/mutations/cmdq/) must be caught by the harness
 	@tools/stress mutants
 
-stress-short: deps ## make test's share of the harness: a 0.5 s-per-run stress and TSan, B1, the mutants
-	@STRESS_SECONDS=0.5 tools/stress
-	@tools/stress b1
-	@tools/stress mutants
+stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants
+	@tools/stress short
 
 bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
 	@tools/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
