@@ -379,6 +379,33 @@ bench_knobs() {
 	done
 }
 
+# native_knobs: read, default and validate the make bench-native knobs from
+# the environment (THREADS ROUNDS BENCH_SECONDS NATIVE_SHIFT NATIVE_CMD_NS
+# NATIVE_SYNC_NS), for tools/bench-native before it builds anything and for
+# tools/native-sweep (also in the bench bundle). Dies naming the bad knob.
+native_knobs() {
+	local t
+	_nnum() { # _nnum KNOB VALUE MIN MAX
+		if ! [[ $2 =~ ^(0|[1-9][0-9]*)$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+			die "$1: '$2' is not a whole number from $3 to $4. See 'make help'."
+		fi
+	}
+	THREADS=$(tr ',' ' ' <<<"${THREADS:-$(seq -s ' ' 1 "$(nproc)")}" | xargs)
+	ROUNDS=${ROUNDS:-3}
+	BENCH_SECONDS=${BENCH_SECONDS:-2}
+	NATIVE_SHIFT=${NATIVE_SHIFT:-10}
+	NATIVE_CMD_NS=${NATIVE_CMD_NS:-0}
+	NATIVE_SYNC_NS=${NATIVE_SYNC_NS:-0}
+	[ -n "$THREADS" ] || die "THREADS is empty: give thread counts, for example THREADS='1 2 4'."
+	for t in $THREADS; do _nnum THREADS "$t" 1 1024; done
+	_nnum ROUNDS "$ROUNDS" 1 100
+	_nnum SECONDS "$BENCH_SECONDS" 1 300
+	_nnum NATIVE_SHIFT "$NATIVE_SHIFT" 7 19
+	_nnum NATIVE_CMD_NS "$NATIVE_CMD_NS" 0 1000000
+	_nnum NATIVE_SYNC_NS "$NATIVE_SYNC_NS" 0 1000000
+	export THREADS ROUNDS BENCH_SECONDS NATIVE_SHIFT NATIVE_CMD_NS NATIVE_SYNC_NS
+}
+
 # signed_off_by: the Signed-off-by line of the git identity configured
 # here, the one a patch gets when it is sent.
 signed_off_by() {
