@@ -23,6 +23,9 @@ KERNEL_SRC=${KERNEL_SRC:-}
 BASE_REF=${BASE_REF:-}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
 
+# the awk functions the reports share (sort, stats, median)
+STATS_AWK=$(<"$TOP/tools/stats.awk")
+
 BASE_REPO=$CACHE_DIR/base/linux
 BASE_TAG=iommu-scale-base
 TREE_BRANCH=iommu-scale/series
