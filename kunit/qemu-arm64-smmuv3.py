@@ -11,4 +11,4 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   qemu_arch='aarch64',
 			   kernel_path='arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0',
-			   extra_qemu_params=['-machine', 'virt,iommu=smmuv3', '-cpu', 'max', '-smp', '2'])
+			   extra_qemu_params=['-machine', 'virt,iommu=smmuv3', '-cpu', 'max', '-smp', '4'])

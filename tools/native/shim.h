@@ -192,6 +192,17 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 #define atomic_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic_cmpxchg", ST_TRYLOCK, &(v)->counter, o, n, MO_RLX)
 #define atomic64_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic64_cmpxchg", ST_CMPXCHG, &(v)->counter, o, n, MO_RLX)
 #define atomic_long_cmpxchg_relaxed(v, o, n) __CMPXCHG("atomic_long_cmpxchg", ST_CMPXCHG, &(v)->counter, o, n, MO_RLX)
+/* try_cmpxchg(): the kernel's form, which updates *old when it fails */
+#define __TRY_CMPXCHG(name, st, ptr, po, n, mo)				\
+	({								\
+		__typeof__(*(ptr)) __t_o = *(po);			\
+		__typeof__(*(ptr)) __t_r =				\
+			__CMPXCHG(name, st, ptr, __t_o, n, mo);		\
+		if (__t_r != __t_o)					\
+			*(po) = __t_r;					\
+		__t_r == __t_o;						\
+	})
+#define atomic64_try_cmpxchg_relaxed(v, po, n) __TRY_CMPXCHG("atomic64_try_cmpxchg", ST_CMPXCHG, &(v)->counter, po, n, MO_RLX)
 
 /* Waits: a point on every turn, with the expression it waits for */
 #define __COND_LOAD(name, ptr, cond, mo)				\
