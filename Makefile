@@ -29,20 +29,21 @@ BOOT_TIMEOUT ?= 180
 KUNIT_TIMEOUT ?= 600
 export KUNIT_TIMEOUT
 # make bench-native knobs (besides VARIANTS THREADS ROUNDS SECONDS)
-NATIVE_SHIFT ?= 10
+NATIVE_SHIFT ?= 12
 NATIVE_CMD_NS ?= 0
 NATIVE_SYNC_NS ?= 0
 # make stress knobs (tools/stress validates them before anything is fetched)
-STRESS_VARIANTS ?= base cmdq-spinlock
+STRESS_VARIANTS ?= base cmdq-spinlock series
 STRESS_SECONDS ?= 2
 STRESS_THREADS ?=
 STRESS_SHIFTS ?= 7 8 9 10
 STRESS_ERRORS ?= 0 0.001
 STRESS_SEED ?= 1
+STRESS_IRQ_VARIANTS ?= series
 STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECONDS)" \
 	STRESS_THREADS="$(STRESS_THREADS)" STRESS_SHIFTS="$(STRESS_SHIFTS)" STRESS_ERRORS="$(STRESS_ERRORS)" \
-	STRESS_SEED="$(STRESS_SEED)"
-VERSION ?= 1
+	STRESS_SEED="$(STRESS_SEED)" STRESS_IRQ_VARIANTS="$(STRESS_IRQ_VARIANTS)"
+VERSION ?= 2
 SEND ?= 0
 SMOKE_RUNS ?= 30
 export VERSION SEND
@@ -56,7 +57,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation stress stress-b1 stress-mutants stress-short send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short litmus send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -98,6 +99,7 @@ help: ## list the targets and knobs
 		STRESS_SHIFTS "$(STRESS_SHIFTS)" "stress: queues of 2^N entries, N from 7 to 19" \
 		STRESS_ERRORS "$(STRESS_ERRORS)" "stress: fractions of commands failed with CERROR_ILL" \
 		STRESS_SEED "$(STRESS_SEED)" "stress: seed of the injected delays and errors (run i uses SEED+i-1)" \
+		STRESS_IRQ_VARIANTS "$(or $(STRESS_IRQ_VARIANTS),-)" "stress: variants whose runs with errors also take GERROR on issuing CPU 0 (mainline loses commands there: its MSI-timeout bug, fixed by patch 1)" \
 		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
 		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
 
@@ -161,14 +163,17 @@ bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one poi
 stress: deps ## native harness: STRESS_VARIANTS' own cmdq code, real threads, fake SMMU; any check or hang fails
 	@$(STRESS_ENV) tools/stress
 
-stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base must pass
+stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base and series must pass
 	@tools/stress b1
 
-stress-mutants: deps ## mutants of the base's cmdq code (ci/mutations/cmdq/) must be caught by the harness
+stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/) must be caught by the harness
 	@tools/stress mutants
 
 stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants
 	@tools/stress short
+
+litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
+	@tools/litmus
 
 bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
 	@tools/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
@@ -191,7 +196,7 @@ notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, kunit, per-patch check, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short litmus kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, litmus, kunit, per-patch check, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are

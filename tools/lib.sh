@@ -396,7 +396,7 @@ native_knobs() {
 	THREADS=$(tr ',' ' ' <<<"${THREADS:-$(seq -s ' ' 1 "$(nproc)")}" | xargs)
 	ROUNDS=${ROUNDS:-3}
 	BENCH_SECONDS=${BENCH_SECONDS:-2}
-	NATIVE_SHIFT=${NATIVE_SHIFT:-10}
+	NATIVE_SHIFT=${NATIVE_SHIFT:-12}
 	NATIVE_CMD_NS=${NATIVE_CMD_NS:-0}
 	NATIVE_SYNC_NS=${NATIVE_SYNC_NS:-0}
 	[ -n "$THREADS" ] || die "THREADS is empty: give thread counts, for example THREADS='1 2 4'."

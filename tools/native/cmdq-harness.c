@@ -116,6 +116,8 @@ static struct {
 #define H_LIST		GENMASK_ULL(47, 32)
 #define H_THREAD	GENMASK_ULL(63, 48)
 static u64 n_checked, n_sync_checked, n_errors_injected, n_failures, n_dev_err, n_dev_err_expected, n_timeouts;
+/* the fake SMMU's looks at the gather word, and those that found two or more lists gathered */
+static u64 n_gather_looks, n_gathered;
 /*
  * More threads than host CPUs (the fake SMMU needs one too): a CPU that the
  * driver expects to make progress can be descheduled for a long time, and
@@ -547,6 +549,11 @@ static void *smmu_thread(void *arg)
 
 	(void)arg;
 	for (;;) {
+#if HARNESS_HAS_GATHER
+		n_gather_looks++;
+		if ((u64)__atomic_load_n(&smmu.cmdq.gather.counter, __ATOMIC_RELAXED) >> 32 > 1)
+			n_gathered++;
+#endif
 		prod = __atomic_load_n(&reg_prod, __ATOMIC_ACQUIRE);
 		if (!bad_prod && ((prod & ~mask) || ((prod - cons) & mask) > (1U << cfg.shift))) {
 			failure("PROD 0x%x: %s (CONS 0x%x)", prod, (prod & ~mask) ? "bits set above the wrap bit" :
@@ -1170,7 +1177,7 @@ drain:
 	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
 	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
 	       "dev_err=%llu timeouts=%llu oversubscribed=%d time_scale=%u max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
-	       "nosync_issue_ns=%.0f failures=%llu\n",
+	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu failures=%llu\n",
 	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
 	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
 	       cmds / ((t1 - t0) / 1e9), cmds / ((t1 - t0) / 1e9) / cfg.threads,
@@ -1179,6 +1186,7 @@ drain:
 	       (unsigned long long)st[ST_CMPXCHG_FAIL], (unsigned long long)st[ST_TRYLOCK],
 	       (unsigned long long)st[ST_TRYLOCK_FAIL], (unsigned long long)st[ST_LOCK],
 	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, cfg.time_scale, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
-	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_failures);
+	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_gather_looks, (unsigned long long)n_gathered,
+	       (unsigned long long)n_failures);
 	return n_failures ? 1 : 0;
 }

@@ -76,6 +76,9 @@ void harness_irq_restore(unsigned long flags, const char *func);
 void harness_udelay(unsigned long us, const char *func);
 int harness_warn(int cond, const char *what, const char *func);
 unsigned int harness_possible_cpus(void);
+/* symbols the driver exports for its KUnit module: nothing to export here */
+#define EXPORT_SYMBOL_IF_KUNIT(sym) extern int harness_no_export
+
 #define HP(op, what) harness_point(op, __func__, what)
 
 #ifdef HARNESS_TSAN
