@@ -57,7 +57,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug \
-	mutation stress stress-b1 stress-mutants stress-short litmus send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -172,6 +172,9 @@ stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) an
 stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants
 	@tools/stress short
 
+model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 verifies
+	@tools/model
+
 litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
 	@tools/litmus
 
@@ -196,7 +199,7 @@ notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 selftest: base ## self-tests of the tooling, with the fixtures in ci/
 	@ci/selftest
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short litmus kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, litmus, kunit, per-patch check, QEMU smoke
+test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, model, litmus, kunit, per-patch check, QEMU smoke
 	@echo "make test: all steps passed"
 
 cache-info: ## say where the caches are and how big they are
