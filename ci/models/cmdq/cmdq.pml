@@ -30,8 +30,10 @@
  *      exclusive to refresh cons); 0 drops it and cons is refreshed freely.
  *   TIMEOUT 1 (default): queue_poll()'s timeout may end the spin of
  *      arm_smmu_cmdq_poll_until_space(); 0: a CPU that needs it waits for good.
- *   SPINFIX 1: that spin also ends once the cmdq lock is free (a proposal:
- *      the caller then retries the exclusive trylock).
+ *   SPINFIX 1 (default): that spin also ends once the cmdq lock is free,
+ *      and the caller retries the exclusive trylock (patches/0002); 0: as
+ *      S1 v2 was before the model found the stall (only cons moving, room
+ *      or the timeout end it).
  *   MUTANT 1: v2's slack one list short; 2: no shared lock for a CMD_SYNC.
  *   LIVE: adds the LTL claim `live' (check with pan -a -f).
  *
@@ -112,7 +114,7 @@
 #define TIMEOUT 1
 #endif
 #ifndef SPINFIX
-#define SPINFIX 0
+#define SPINFIX 1
 #endif
 
 #define W	(2 * S)			/* index + wrap bit */
@@ -605,7 +607,8 @@ poll:
 		printf("cpu%d: spins for room at prod %d\n", _pid, gp % W) };
 		/*
 		 * do { u32 cons = llq->cons; llq->cons = READ_ONCE(cmdq->q.llq.cons);
-		 * if (llq->cons != cons || arm_smmu_queue_has_space(llq, n)) break;
+		 * if (llq->cons != cons || arm_smmu_queue_has_space(llq, n) ||
+		 * !atomic_read(&cmdq->lock)) break;
 		 * ret = queue_poll(&qp); } while (!ret): llq->prod is still the
 		 * snapshot's. queue_poll()'s timeout ends it too (TIMEOUT), which
 		 * is modelled when it can lead somewhere: a CPU that needs it
