@@ -11,7 +11,7 @@
  *         add, then wait (interrupts off) until the reserved slots are
  *         free. It deadlocks: B1, the gathering that laps
  *         (tools/native/schedules/b1-lap.sched, ci/models/cmdq/v1-b1.trail.txt).
- *      2: S1 v2, patches/0002 + 0003 ("Keep the command queue's prod apart
+ *      2: S1 v2, patches/0002 to 0004 ("Keep the command queue's prod apart
  *         from its cons", "Reserve command-queue space with an atomic add"):
  *         check room for the list plus reserve_slack, then add
  *         (reserve_add), or check and cmpxchg() with no slack; nobody
@@ -31,9 +31,10 @@
  *   TIMEOUT 1 (default): queue_poll()'s timeout may end the spin of
  *      arm_smmu_cmdq_poll_until_space(); 0: a CPU that needs it waits for good.
  *   SPINFIX 1 (default): that spin also ends once the cmdq lock is free,
- *      and the caller retries the exclusive trylock (patches/0002); 0: as
- *      S1 v2 was before the model found the stall (only cons moving, room
- *      or the timeout end it).
+ *      and the caller retries the exclusive trylock (patches/0002, "Retry
+ *      the exclusive trylock while waiting for a free slot"); 0: as
+ *      mainline and S1 v2 were before the model found the stall (only
+ *      cons moving, room or the timeout end it).
  *   MUTANT 1: v2's slack one list short; 2: no shared lock for a CMD_SYNC.
  *   LIVE: adds the LTL claim `live' (check with pan -a -f).
  *
@@ -582,7 +583,7 @@ sync_wait:
 poll:
 #if V == 2
 	/*
-	 * arm_smmu_cmdq_poll_until_space(smmu, cmdq, &llq, n + sync + cmdq->reserve_slack)
+	 * arm_smmu_cmdq_poll_until_space(cmdq, &llq, n + sync + cmdq->reserve_slack, &qp)
 	 * A retry is modelled when a new snapshot can differ from the last
 	 * (cons or prod moved), or the refresh can read a new cons.
 	 */
@@ -600,19 +601,26 @@ poll:
 			CONS_WRITE(j);
 			j = 0
 		};
-		/* arm_smmu_cmdq_exclusive_unlock_irqrestore(); return 0: snapshot again */
+		/*
+		 * arm_smmu_cmdq_exclusive_unlock_irqrestore(); return 0, or
+		 * queue_poll(qp) first if there is still no room (a wait, which
+		 * the model leaves out): snapshot again
+		 */
 		atomic { assert(lock < 0); lock = lock - LOCK_MIN; xheld = 0; LOCKCHK; c = 0; gp = 0; gl = 0; goto snapshot }
 	:: atomic { lock != 0 ->
 		/* arm_smmu_cmdq_exclusive_trylock_irqsave() fails */
 		printf("cpu%d: spins for room at prod %d\n", _pid, gp % W) };
 		/*
-		 * do { u32 cons = llq->cons; llq->cons = READ_ONCE(cmdq->q.llq.cons);
-		 * if (llq->cons != cons || arm_smmu_queue_has_space(llq, n) ||
-		 * !atomic_read(&cmdq->lock)) break;
-		 * ret = queue_poll(&qp); } while (!ret): llq->prod is still the
-		 * snapshot's. queue_poll()'s timeout ends it too (TIMEOUT), which
-		 * is modelled when it can lead somewhere: a CPU that needs it
-		 * when TIMEOUT is 0 waits for good.
+		 * do { llq->cons = READ_ONCE(cmdq->q.llq.cons);
+		 * if (llq->cons != cons || arm_smmu_queue_has_space(llq, n))
+		 * return 0; ...; ret = queue_poll(qp); } while (!ret &&
+		 * atomic_read(&cmdq->lock)) (SPINFIX: the lock test), with cons
+		 * the caller's: llq->prod is still the snapshot's. queue_poll()'s
+		 * timeout (one second without cons moving; the caller restarts it
+		 * on progress) ends it too (TIMEOUT), which is modelled when it
+		 * can lead somewhere: a CPU that needs it when TIMEOUT is 0 waits
+		 * for good. The return value (0, -EAGAIN, -ETIMEDOUT) only decides
+		 * whether the caller restarts that timeout and what it prints.
 		 */
 poll_spin:
 		if
