@@ -536,6 +536,15 @@ void harness_udelay(unsigned long us, const char *func)
 }
 
 /* --- the fake SMMU --- */
+#if HARNESS_HAS_GATHER
+/* the lists of the gathering open now, in whichever layout the variant has */
+#if defined(CMDQ_GATHER_LISTS)
+#define HARNESS_GATHERED(w) FIELD_GET(CMDQ_GATHER_LISTS, (w))
+#else
+#define HARNESS_GATHERED(w) FIELD_GET(CMDQ_GATHER_CPUS, (w))
+#endif
+#endif
+
 static void *smmu_thread(void *arg)
 {
 	struct arm_smmu_queue *q = &smmu.cmdq.q;
@@ -551,7 +560,7 @@ static void *smmu_thread(void *arg)
 	for (;;) {
 #if HARNESS_HAS_GATHER
 		n_gather_looks++;
-		if ((u64)__atomic_load_n(&smmu.cmdq.gather.counter, __ATOMIC_RELAXED) >> 32 > 1)
+		if (HARNESS_GATHERED((u64)__atomic_load_n(&smmu.cmdq.gather.counter, __ATOMIC_RELAXED)) > 1)
 			n_gathered++;
 #endif
 		prod = __atomic_load_n(&reg_prod, __ATOMIC_ACQUIRE);

@@ -64,6 +64,13 @@
  *    poll loop with the read that ends them. Memory is sequentially
  *    consistent: the barriers (smp_rmb(), dma_wmb(), the release stores) are
  *    taken to do their job, which is for the LKMM litmus tests to show.
+ *  - The gather word's PROD is kept modulo W plus what the open gathering
+ *    carried past it, as the first v2 folded it. Patch 4 now lets PROD run
+ *    free, because the fold allowed an ABA on the cmpxchg(): a CPU stalled
+ *    between its check and its cmpxchg() through two laps found the same
+ *    word again (tools/native/schedules/v2-gather-aba.sched). These bounded
+ *    runs (T lists) are too short for a stall of two laps, so they could
+ *    not find it, and they do not tell the two layouts apart.
  *  - v2's arm_smmu_cmdq_snapshot() reads cons, gather, cons and retries
  *    unless both reads of cons agree: a snapshot that succeeds is then the
  *    pair at the moment gather was read, and is modelled as one atomic read
