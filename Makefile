@@ -33,13 +33,13 @@ NATIVE_SHIFT ?= 12
 NATIVE_CMD_NS ?= 0
 NATIVE_SYNC_NS ?= 0
 # make stress knobs (tools/stress validates them before anything is fetched)
-STRESS_VARIANTS ?= base cmdq-spinlock series
+STRESS_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_SECONDS ?= 2
 STRESS_THREADS ?=
 STRESS_SHIFTS ?= 7 8 9 10
 STRESS_ERRORS ?= 0 0.001
 STRESS_SEED ?= 1
-STRESS_IRQ_VARIANTS ?= series
+STRESS_IRQ_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECONDS)" \
 	STRESS_THREADS="$(STRESS_THREADS)" STRESS_SHIFTS="$(STRESS_SHIFTS)" STRESS_ERRORS="$(STRESS_ERRORS)" \
 	STRESS_SEED="$(STRESS_SEED)" STRESS_IRQ_VARIANTS="$(STRESS_IRQ_VARIANTS)"
@@ -93,7 +93,7 @@ help: ## list the targets and knobs
 		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
 		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
-		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs" \
+		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 3)" \
 		STRESS_SECONDS "$(STRESS_SECONDS)" "stress: seconds per run" \
 		STRESS_THREADS "$(or $(STRESS_THREADS),-)" "stress: issuing threads (unset: 1 .. 2 x nproc)" \
 		STRESS_SHIFTS "$(STRESS_SHIFTS)" "stress: queues of 2^N entries, N from 7 to 19" \
