@@ -451,11 +451,10 @@ apt_dir_init() {
 # --showfile), on one patch file. Prints the defects; fails if there is any.
 checkpatch_one() {
 	local out rc=0 extra=()
-	# the pinned base is a tarball, one commit with no history: checkpatch
-	# cannot look up the mainline commits a Fixes: tag names there (with
-	# KERNEL_SRC, a tree with its history, it does)
-	[ "$(git -C "$1" rev-list --count HEAD 2>/dev/null || echo 0)" -gt 1 ] ||
-		extra=(--ignore UNKNOWN_COMMIT_ID)
+	# the pinned base is a tarball imported as one commit, with no history:
+	# checkpatch cannot look up the mainline commits a Fixes: tag names
+	# there. With KERNEL_SRC (your tree, with its history) it does.
+	[ -n "${KERNEL_SRC:-}" ] || extra=(--ignore UNKNOWN_COMMIT_ID)
 	out=$(cd "$1" && ./scripts/checkpatch.pl -q --terse --no-summary --mailback \
 		--showfile --strict "${extra[@]}" "$2" 2>&1) || rc=$?
 	[ -z "$out" ] || printf '%s\n' "$out"
