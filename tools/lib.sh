@@ -268,6 +268,31 @@ scratch_worktree() {
 	git -C "$1" worktree add -q --detach "$3" "$2"
 }
 
+# Patches applied to the series worktree for one run, taken out again
+# afterwards (tools/mutation, tools/gates):
+#   require_clean_tree TREE WHY  stop unless TREE is a worktree with nothing
+#                                uncommitted (the patch goes on top of it)
+#   apply_for_run TREE PATCH     git apply it; 1 if it no longer applies.
+#                                undo_run_patch (also run on exit, and on
+#                                INT or TERM) takes it out again.
+require_clean_tree() {
+	[ -e "$1/.git" ] || die "there is no worktree at $1. Run 'make tree' first."
+	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] ||
+		die "the worktree $1 has uncommitted changes; $2. Commit (then 'make export') or stash them first."
+}
+RUN_PATCH_TREE='' RUN_PATCH=''
+undo_run_patch() {
+	[ -z "$RUN_PATCH" ] || git -C "$RUN_PATCH_TREE" apply -R "$RUN_PATCH"
+	RUN_PATCH=
+}
+apply_for_run() {
+	git -C "$1" apply --check "$2" 2>/dev/null || return 1
+	trap undo_run_patch EXIT
+	trap 'undo_run_patch; exit 130' INT TERM
+	git -C "$1" apply "$2"
+	RUN_PATCH_TREE=$1 RUN_PATCH=$2
+}
+
 # variant_env NAME...: what a benchmark run records of its variants: the
 # base, and for each variant its patches with a short hash of each.
 variant_env() {
