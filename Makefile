@@ -32,6 +32,10 @@ export KUNIT_TIMEOUT
 NATIVE_SHIFT ?= 12
 NATIVE_CMD_NS ?= 0
 NATIVE_SYNC_NS ?= 0
+NATIVE_UNITS ?= cmdq iova
+IOVA_VARIANTS ?= base iova-rbtree series
+IOVA_WORKLOADS ?= a b c d e
+IOVA_STRESS_VARIANTS ?= base iova-rbtree series
 # make stress knobs (tools/stress validates them before anything is fetched)
 STRESS_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_SECONDS ?= 2
@@ -42,7 +46,8 @@ STRESS_SEED ?= 1
 STRESS_IRQ_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECONDS)" \
 	STRESS_THREADS="$(STRESS_THREADS)" STRESS_SHIFTS="$(STRESS_SHIFTS)" STRESS_ERRORS="$(STRESS_ERRORS)" \
-	STRESS_SEED="$(STRESS_SEED)" STRESS_IRQ_VARIANTS="$(STRESS_IRQ_VARIANTS)"
+	STRESS_SEED="$(STRESS_SEED)" STRESS_IRQ_VARIANTS="$(STRESS_IRQ_VARIANTS)" \
+	IOVA_STRESS_VARIANTS="$(IOVA_STRESS_VARIANTS)" IOVA_WORKLOADS="$(IOVA_WORKLOADS)"
 VERSION ?= 2
 SEND ?= 0
 SMOKE_RUNS ?= 30
@@ -91,6 +96,10 @@ help: ## list the targets and knobs
 		NATIVE_SHIFT "$(NATIVE_SHIFT)" "bench-native: queue of 2^N entries" \
 		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
 		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \
+		NATIVE_UNITS "$(NATIVE_UNITS)" "bench-native: which harnesses run: cmdq, iova" \
+		IOVA_VARIANTS "$(IOVA_VARIANTS)" "bench-native: variants whose IOVA allocator the iova harness runs (the first also runs again as NAME-aa, the A/A noise)" \
+		IOVA_WORKLOADS "$(IOVA_WORKLOADS)" "bench-native, stress: iova workloads (a same CPU, b cross CPU, c flush queue, d sizes 1..64, e 40960 outstanding)" \
+		IOVA_STRESS_VARIANTS "$(IOVA_STRESS_VARIANTS)" "stress: variants whose IOVA allocator the iova harness runs with every check" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
 		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
 		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 3)" \
@@ -143,9 +152,13 @@ build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
 bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
 	@$(BENCH_ENV) tools/bench
 
-bench-native: deps ## VARIANTS' cmdq code side by side in the native harness at 1..nproc threads: table, JSON, plot
-	@VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
-		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" tools/bench-native
+bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-e): tables, JSON
+	@for u in $(NATIVE_UNITS); do case $$u in \
+	cmdq) VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
+		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" tools/bench-native || exit 1 ;; \
+	iova) IOVA_VARIANTS="$(IOVA_VARIANTS)" IOVA_WORKLOADS="$(IOVA_WORKLOADS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" \
+		BENCH_SECONDS="$(SECONDS)" tools/native-iova bench || exit 1 ;; \
+	*) echo "bench-native: NATIVE_UNITS: '$$u' is neither cmdq nor iova" >&2; exit 1 ;; esac; done
 
 bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
 	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
@@ -163,17 +176,21 @@ bench-profile: base ## perf profile of QEMU during one boot of the first of VARI
 bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
 	@tools/smoke
 
-stress: deps ## native harness: STRESS_VARIANTS' own cmdq code, real threads, fake SMMU; any check or hang fails
+stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-e), real threads; any check, hang or TSan report fails
 	@$(STRESS_ENV) tools/stress
+	@$(STRESS_ENV) tools/native-iova stress
 
 stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base and series must pass
 	@tools/stress b1
 
-stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/) must be caught by the harness
+stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/), and of the series' iova code (ci/mutations/iova-*), must be caught by the harnesses
 	@tools/stress mutants
+	@tools/native-iova mutants
 
-stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants
+stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
 	@tools/stress short
+	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native-iova stress
+	@tools/native-iova mutants
 
 model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 verifies
 	@tools/model

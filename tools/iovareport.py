@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Report of a native iova bench run (tools/native-iova bench).
+
+    tools/iovareport.py DIR
+
+DIR holds env.txt (key=value) and points.txt: one line per run, the
+harness's RESULT line as key=value pairs with round=R first. Writes
+DIR/results.md and DIR/results.json and prints the tables.
+
+Per (workload, threads, variant), over the rounds: the median, min and max
+of the time per allocation and per free (ns), and of allocations per second
+per thread. Each variant is compared with the first, round by round, on the
+time of an allocation and its free together: first / variant, so that above
+1 is faster than the first. The first variant also runs a second time in
+each round (NAME-aa); its ratio is the A/A noise of this run, and a
+difference inside it is not a difference.
+
+Counters (medians over the rounds): where allocations were served (CPU
+rcache, depot, bitmap, rbtree; per cent), the rbtree lock's acquisitions
+per 1000 allocations, the share of them that were contended and the mean
+hold time, and the bitmap words scanned per allocation.
+
+Standard library only. Any missing or non-numeric field fails the report:
+a table from broken points is not a table.
+"""
+import json
+import statistics
+import sys
+from pathlib import Path
+
+NUMERIC = ("threads", "allocs", "frees", "alloc_ns", "free_ns", "seconds", "cpu", "depot",
+           "bitmap", "rbtree", "fail", "rbtree_acq", "rbtree_cont", "rbtree_hold_ns",
+           "words_scanned")
+WORKLOADS = {
+    "a": "same CPU (rcache hits)",
+    "b": "alloc on one CPU, free on the next",
+    "c": "deferred free (flush queue, 10 ms timer)",
+    "d": "mixed sizes, 1..64 granules; 1 in 8 with a 28-bit mask",
+    "e": "40960 outstanding",
+}
+
+
+class ReportError(Exception):
+    """Points that cannot make a table."""
+
+
+def parse_env(text):
+    env = {}
+    for line in text.splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            env.setdefault(k, v)
+    return env
+
+
+def parse_points(text):
+    points = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        p = {}
+        for kv in line.split():
+            if "=" not in kv:
+                raise ReportError(f"points.txt line {n}: '{kv}' is not key=value")
+            k, v = kv.split("=", 1)
+            p[k] = v
+        for k in ("round", "variant", "workload") + NUMERIC:
+            if k not in p:
+                raise ReportError(f"points.txt line {n}: no {k}")
+        for k in ("round",) + NUMERIC:
+            try:
+                p[k] = float(p[k])
+            except ValueError:
+                raise ReportError(f"points.txt line {n}: {k}={p[k]} is not a number") from None
+        if p["allocs"] <= 0 or p["alloc_ns"] + p["free_ns"] <= 0:
+            raise ReportError(f"points.txt line {n}: no allocations timed for {p['variant']}")
+        p["round"] = int(p["round"])
+        p["threads"] = int(p["threads"])
+        points.append(p)
+    if not points:
+        raise ReportError("points.txt has no points")
+    return points
+
+
+def mmm(values):
+    """median, min, max"""
+    return [statistics.median(values), min(values), max(values)]
+
+
+def summarise(points, variants):
+    """rows: one per (workload, threads, variant), in the order of the run"""
+    by = {}
+    for p in points:
+        by.setdefault((p["workload"], p["threads"], p["variant"]), {})[p["round"]] = p
+    workloads = []
+    threads = []
+    for p in points:
+        if p["workload"] not in workloads:
+            workloads.append(p["workload"])
+        if p["threads"] not in threads:
+            threads.append(p["threads"])
+    rows = []
+    first = variants[0]
+    for w in workloads:
+        for t in sorted(threads):
+            ref = by.get((w, t, first))
+            if not ref:
+                raise ReportError(f"no points for {first} at workload {w}, {t} threads")
+            for v in variants:
+                runs = by.get((w, t, v))
+                if not runs:
+                    raise ReportError(f"no points for {v} at workload {w}, {t} threads")
+                if set(runs) != set(ref):
+                    raise ReportError(f"{v} and {first} ran different rounds at workload {w}, {t} threads")
+                rs = [runs[r] for r in sorted(runs)]
+                ratio = [(ref[r]["alloc_ns"] + ref[r]["free_ns"]) / (runs[r]["alloc_ns"] + runs[r]["free_ns"])
+                         for r in sorted(runs)]
+
+                def share(k):
+                    return mmm([100.0 * p[k] / p["allocs"] for p in rs])
+
+                rows.append({
+                    "workload": w, "threads": t, "variant": v, "rounds": len(rs),
+                    "alloc_ns": mmm([p["alloc_ns"] for p in rs]),
+                    "free_ns": mmm([p["free_ns"] for p in rs]),
+                    "allocs_per_s_per_thread": mmm([p["allocs"] / p["seconds"] / t for p in rs]),
+                    "ratio_to_first": mmm(ratio),
+                    "path_pct": {k: share(k)[0] for k in ("cpu", "depot", "bitmap", "rbtree", "fail")},
+                    "rbtree_acq_per_1k": statistics.median([1000.0 * p["rbtree_acq"] / p["allocs"] for p in rs]),
+                    "rbtree_contended_pct": statistics.median(
+                        [100.0 * p["rbtree_cont"] / p["rbtree_acq"] if p["rbtree_acq"] else 0.0 for p in rs]),
+                    "rbtree_hold_ns": statistics.median(
+                        [p["rbtree_hold_ns"] / p["rbtree_acq"] if p["rbtree_acq"] else 0.0 for p in rs]),
+                    "words_per_alloc": statistics.median([p["words_scanned"] / p["allocs"] for p in rs]),
+                })
+    return rows
+
+
+def fmt3(m, f="{:.1f}"):
+    return f"{f.format(m[0])} ({f.format(m[1])}-{f.format(m[2])})"
+
+
+def markdown(rows, env, variants):
+    out = ["# Native iova bench", ""]
+    out.append(f"Host: {env.get('host_model', '?')}, {env.get('host_nproc', '?')} CPUs, {env.get('host_kernel', '?')}. "
+               "Native harness (tools/native/iova-harness.c): each variant's own iova.c, rbtree and sbitmap code, "
+               "real threads pinned round-robin, dma-iommu's calls (below 4 GiB first), 4 KiB granules. "
+               f"{env.get('rounds', '?')} rounds, interleaved; {env.get('seconds', '?')} s per point. "
+               f"Run {env.get('date', '?')}. Base: {env.get('base', '?')}.")
+    out.append("")
+    if env.get("command"):
+        out.append(f"Command: `{env['command']}`.")
+        out.append("")
+    out.append("Time per call in ns, median (min-max) over the rounds. Ratio: the first variant's alloc+free time "
+               f"over this one's, round by round (above 1: faster than {variants[0]}). "
+               f"{variants[0]}-aa is {variants[0]} run again in the same rounds: its ratio is this run's A/A noise.")
+    for w in dict.fromkeys(r["workload"] for r in rows):
+        out += ["", f"## Workload {w}: {WORKLOADS.get(w, w)}", ""]
+        out.append("| threads | variant | alloc ns | free ns | allocs/s per thread (M) | ratio to "
+                   f"{variants[0]} | cpu/depot/bitmap/rbtree % | rbtree locks per 1k allocs | contended % | "
+                   "hold ns | bitmap words per alloc |")
+        out.append("|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+        for r in rows:
+            if r["workload"] != w:
+                continue
+            pp = r["path_pct"]
+            out.append(
+                f"| {r['threads']} | {r['variant']} | {fmt3(r['alloc_ns'])} | {fmt3(r['free_ns'])} | "
+                f"{fmt3([x / 1e6 for x in r['allocs_per_s_per_thread']], '{:.2f}')} | "
+                f"{fmt3(r['ratio_to_first'], '{:.2f}')} | "
+                f"{pp['cpu']:.1f}/{pp['depot']:.1f}/{pp['bitmap']:.1f}/{pp['rbtree']:.1f}"
+                f"{' (fail ' + format(pp['fail'], '.1f') + ')' if pp['fail'] else ''} | "
+                f"{r['rbtree_acq_per_1k']:.2f} | {r['rbtree_contended_pct']:.1f} | {r['rbtree_hold_ns']:.0f} | "
+                f"{r['words_per_alloc']:.2f} |")
+    return "\n".join(out) + "\n"
+
+
+def report(d):
+    d = Path(d)
+    for f in ("env.txt", "points.txt"):
+        if not (d / f).is_file():
+            raise ReportError(f"{d} has no {f}: it is not the output of tools/native-iova bench")
+    for f in ("results.md", "results.json"):
+        (d / f).unlink(missing_ok=True)
+    env = parse_env((d / "env.txt").read_text())
+    variants = env.get("variants", "").split()
+    if not variants:
+        raise ReportError(f"{d}/env.txt names no variants")
+    rows = summarise(parse_points((d / "points.txt").read_text()), variants)
+    md = markdown(rows, env, variants)
+    (d / "results.md").write_text(md)
+    (d / "results.json").write_text(json.dumps({"env": env, "rows": rows}, indent=1) + "\n")
+    return md
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: tools/iovareport.py DIR (the output of tools/native-iova bench)", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(report(argv[1]))
+    except ReportError as e:
+        print(f"iovareport: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
