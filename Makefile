@@ -61,7 +61,7 @@ SHELL := /bin/bash
 # one target at a time: make -j test would let kunit and check move the same worktree
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
-.PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug gate-fixtures \
+.PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug gate-fixtures modcheck \
 	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
@@ -139,8 +139,11 @@ check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel
 kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
 	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
 
-gate-fixtures: tree ## prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG)
+gate-fixtures: tree ## prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG; modcheck: an unexported symbol)
 	@tools/gates
+
+modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD; not in make test (a full kernel per arch)
+	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/modcheck
 
 kunit: tree ## run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
 	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/kunit || exit 1; done
