@@ -19,7 +19,11 @@ difference inside it is not a difference.
 Counters (medians over the rounds): where allocations were served (CPU
 rcache, depot, bitmap, rbtree; per cent), the rbtree lock's acquisitions
 per 1000 allocations, the share of them that were contended and the mean
-hold time, and the bitmap words scanned per allocation.
+hold time, and the bitmap words scanned per allocation. Where the points
+carry by_size (path@granules:count, ...) and a workload has more than one
+size, a second table gives the rcache's miss rate by size: the share of
+the allocations of that size that the CPU's magazines and the depot did
+not serve.
 
 Standard library only. Any missing or non-numeric field fails the report:
 a table from broken points is not a table.
@@ -83,6 +87,32 @@ def parse_points(text):
     return points
 
 
+def parse_by_size(text):
+    """{size: {path: count}} from "cpu@1:10,rbtree@64:3", or None for "-" """
+    if text in (None, "-"):
+        return None if text is None else {}
+    out = {}
+    for item in text.split(","):
+        try:
+            path, rest = item.split("@", 1)
+            size, count = rest.split(":", 1)
+            out.setdefault(int(size), {})[path] = int(count)
+        except ValueError:
+            raise ReportError(f"by_size: '{item}' is not path@granules:count") from None
+    return out
+
+
+def miss_pct(by_size):
+    """{size: per cent of its allocations that missed the rcache}"""
+    out = {}
+    for size, paths in by_size.items():
+        total = sum(paths.values())
+        hit = paths.get("cpu", 0) + paths.get("depot", 0)
+        if total:
+            out[size] = 100.0 * (total - hit) / total
+    return out
+
+
 def mmm(values):
     """median, min, max"""
     return [statistics.median(values), min(values), max(values)]
@@ -134,6 +164,12 @@ def summarise(points, variants):
                         [p["rbtree_hold_ns"] / p["rbtree_acq"] if p["rbtree_acq"] else 0.0 for p in rs]),
                     "words_per_alloc": statistics.median([p["words_scanned"] / p["allocs"] for p in rs]),
                 })
+                sizes = [parse_by_size(p.get("by_size")) for p in rs]
+                if all(x is not None for x in sizes):
+                    per = [miss_pct(x) for x in sizes]
+                    keys = sorted(set().union(*per))
+                    rows[-1]["miss_pct_by_size"] = {
+                        k: statistics.median([m.get(k, 0.0) for m in per]) for k in keys}
     return rows
 
 
@@ -173,6 +209,17 @@ def markdown(rows, env, variants):
                 f"{' (fail ' + format(pp['fail'], '.1f') + ')' if pp['fail'] else ''} | "
                 f"{r['rbtree_acq_per_1k']:.2f} | {r['rbtree_contended_pct']:.1f} | {r['rbtree_hold_ns']:.0f} | "
                 f"{r['words_per_alloc']:.2f} |")
+        wrows = [r for r in rows if r["workload"] == w]
+        sizes = sorted(set().union(*[r.get("miss_pct_by_size", {}) for r in wrows]))
+        if len(sizes) > 1 and all("miss_pct_by_size" in r for r in wrows):
+            out += ["", "rcache misses by size: per cent of the allocations of each size (granules) that the "
+                    "CPU's magazines and the depot did not serve, median over the rounds.", ""]
+            out.append("| threads | variant | " + " | ".join(str(k) for k in sizes) + " |")
+            out.append("|---:|---|" + "---:|" * len(sizes))
+            for r in wrows:
+                m = r["miss_pct_by_size"]
+                out.append(f"| {r['threads']} | {r['variant']} | " +
+                           " | ".join(f"{m[k]:.1f}" if k in m else "-" for k in sizes) + " |")
     return "\n".join(out) + "\n"
 
 

@@ -70,6 +70,34 @@ class Figures(unittest.TestCase):
         self.assertIn("## Workload a: same CPU (rcache hits)", md)
 
 
+class BySize(unittest.TestCase):
+    """the rcache's miss rate by size, worked by hand"""
+
+    def test_parse_and_miss(self):
+        b = iovareport.parse_by_size("cpu@1:90,depot@1:5,rbtree@1:5,bitmap@2:1,cpu@2:3,rbtree@64:7")
+        self.assertEqual(b, {1: {"cpu": 90, "depot": 5, "rbtree": 5}, 2: {"bitmap": 1, "cpu": 3},
+                             64: {"rbtree": 7}})
+        self.assertEqual(iovareport.miss_pct(b), {1: 5.0, 2: 25.0, 64: 100.0})
+        self.assertEqual(iovareport.parse_by_size("-"), {})
+        self.assertIsNone(iovareport.parse_by_size(None))
+        with self.assertRaisesRegex(iovareport.ReportError, "not path@granules:count"):
+            iovareport.parse_by_size("cpu:1")
+
+    def test_table(self):
+        lines = (FIX / "two-rounds" / "points.txt").read_text().splitlines()
+        # round 1: 10% of size 1 and all of size 64 missed; round 2: 30% and all; round 3: 20% and all
+        extra = {1: "cpu@1:900,rbtree@1:100,rbtree@64:5", 2: "cpu@1:700,bitmap@1:300,rbtree@64:5",
+                 3: "cpu@1:800,rbtree@1:200,rbtree@64:5"}
+        lines = [ln + " by_size=" + extra[int(ln.split()[0].split("=")[1])] for ln in lines]
+        env = iovareport.parse_env((FIX / "two-rounds" / "env.txt").read_text())
+        v = env["variants"].split()
+        rows = iovareport.summarise(iovareport.parse_points("\n".join(lines)), v)
+        self.assertEqual(row(rows, "a", 1, "series")["miss_pct_by_size"], {1: 20.0, 64: 100.0})
+        md = iovareport.markdown(rows, env, v)
+        self.assertIn("| threads | variant | 1 | 64 |", md)
+        self.assertIn("| 1 | series | 20.0 | 100.0 |", md)
+
+
 class Broken(unittest.TestCase):
     def setUp(self):
         self.d = Path(tempfile.mkdtemp())

@@ -783,6 +783,7 @@ int main(int argc, char **argv)
 	pthread_t wd, tm, kw;
 	struct hthread *timer = NULL, *kworker;
 	u64 allocs = 0, frees = 0, ta = 0, tf = 0, paths[P_NR] = { 0 }, words = 0, claims = 0;
+	char byorder[512];
 	struct lockstat lk[LK_NR] = { 0 };
 	unsigned long expect_nodes, nodes;
 	double secs;
@@ -893,7 +894,6 @@ int main(int argc, char **argv)
 		tf += timed_t_free[i];
 	}
 	{
-		char byorder[512];
 		int n = 0;
 
 		for (p = 0; p < P_NR; p++)
@@ -975,6 +975,7 @@ int main(int argc, char **argv)
 		printf(" %s_acq=%llu %s_cont=%llu %s_hold_ns=%.0f %s_wait_ns=%.0f", lock_name[c],
 		       (unsigned long long)lk[c].acq, lock_name[c], (unsigned long long)lk[c].contended,
 		       lock_name[c], lk[c].hold * ns_per_tick, lock_name[c], lk[c].wait * ns_per_tick);
+	printf(" by_size=%s", byorder);
 	printf(" words_scanned=%llu bits_claimed=%llu work_runs=%llu failures=%llu\n",
 	       (unsigned long long)words, (unsigned long long)claims, (unsigned long long)n_work_runs,
 	       (unsigned long long)n_failures);
