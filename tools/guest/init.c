@@ -49,6 +49,7 @@
 #define MAX_LIST	32
 #define PCI_DEVS	"/sys/bus/pci/devices"
 
+static void poweroff(void) __attribute__((noreturn));
 static void poweroff(void)
 {
 	sync();
@@ -58,6 +59,7 @@ static void poweroff(void)
 		pause();
 }
 
+static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -117,10 +119,9 @@ static void write_file(const char *path, const char *val)
 		fail("close %s: %s", path, strerror(errno));
 }
 
-/* value of "name=" on the command line, or NULL */
-static const char *param(const char *cmdline, const char *name)
+/* value of "name=" on the command line, copied into val, or NULL */
+static const char *param(const char *cmdline, const char *name, char *val, size_t size)
 {
-	static char val[256];
 	size_t nlen = strlen(name);
 	const char *p = cmdline;
 
@@ -131,7 +132,7 @@ static const char *param(const char *cmdline, const char *name)
 			size_t i = 0;
 
 			p += nlen + 1;
-			while (p[i] && p[i] != ' ' && i < sizeof(val) - 1) {
+			while (p[i] && p[i] != ' ' && i < size - 1) {
 				val[i] = p[i];
 				i++;
 			}
@@ -144,15 +145,16 @@ static const char *param(const char *cmdline, const char *name)
 	return NULL;
 }
 
-static unsigned long parse_num(const char *name, const char *s, unsigned long max)
+static unsigned long parse_num(const char *name, const char *s, unsigned long min,
+			       unsigned long max)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max)
-		fail("%s: '%s' is not a number from 1 to %lu", name, s, max);
+	if (errno || end == s || *end || v < min || v > max)
+		fail("%s: '%s' is not a number from %lu to %lu", name, s, min, max);
 	return v;
 }
 
@@ -167,7 +169,7 @@ static int parse_list(const char *name, const char *s, unsigned int *out, unsign
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_LIST)
 			fail("%s: more than %d values", name, MAX_LIST);
-		out[n++] = parse_num(name, tok, max);
+		out[n++] = parse_num(name, tok, 1, max);
 	}
 	if (!n)
 		fail("%s: empty list", name);
@@ -240,8 +242,9 @@ static unsigned int parse_dir(const char *s)
 }
 
 /*
- * With kmemleak: scan (twice, as kmemleak wants an object unreferenced on
- * two scans before it reports it) and fail on any report.
+ * With kmemleak: wait until the last point's objects are old enough to be
+ * reported, scan (twice, as kmemleak wants an object unreferenced on two
+ * scans before it reports it) and fail on any report.
  */
 static void kmemleak_check(void)
 {
@@ -252,6 +255,11 @@ static void kmemleak_check(void)
 
 	if (access(path, F_OK))
 		return;
+	/*
+	 * kmemleak reports only objects older than 5 s (MSECS_MIN_AGE): wait
+	 * that long after the last point, so that its leaks are old enough.
+	 */
+	sleep(6);
 	write_file(path, "scan");
 	sleep(1);
 	write_file(path, "scan");
@@ -315,7 +323,7 @@ int main(void)
 {
 	unsigned int threads[MAX_LIST], granules[MAX_LIST], seconds, bits, dir, verify;
 	int nthreads, ngranules, t, g, fd, points = 0;
-	char cmdline[4096], bdf[256], ver[256];
+	char cmdline[4096], bdf[256], ver[256], pbuf[256], gbuf[16];
 	const char *group, *s;
 
 	do_mount("proc", "/proc", "proc");
@@ -328,25 +336,22 @@ int main(void)
 		fail("cannot read /proc/cmdline");
 	if (read_file("/proc/version", ver, sizeof(ver)))
 		fail("cannot read /proc/version");
-	nthreads = parse_list("bench.threads", param(cmdline, "bench.threads"),
+	nthreads = parse_list("bench.threads", param(cmdline, "bench.threads", pbuf, sizeof(pbuf)),
 			      threads, DMA_MAP_MAX_THREADS);
-	ngranules = parse_list("bench.granules", param(cmdline, "bench.granules"),
+	ngranules = parse_list("bench.granules", param(cmdline, "bench.granules", pbuf, sizeof(pbuf)),
 			       granules, 1024);
-	s = param(cmdline, "bench.seconds");
+	s = param(cmdline, "bench.seconds", pbuf, sizeof(pbuf));
 	if (!s)
 		fail("bench.seconds missing from the kernel command line");
-	seconds = parse_num("bench.seconds", s, DMA_MAP_MAX_SECONDS);
-	group = param(cmdline, "bench.group");
+	seconds = parse_num("bench.seconds", s, 1, DMA_MAP_MAX_SECONDS);
+	group = param(cmdline, "bench.group", gbuf, sizeof(gbuf));
 	if (!group || (strcmp(group, "DMA") && strcmp(group, "DMA-FQ")))
 		fail("bench.group must be DMA (strict) or DMA-FQ (lazy)");
-	group = strdup(group);
-	if (!group)
-		fail("out of memory");
-	dir = parse_dir(param(cmdline, "bench.dir"));
-	s = param(cmdline, "bench.bits");
-	bits = s ? parse_num("bench.bits", s, 64) : 32;
-	s = param(cmdline, "bench.verify");
-	verify = s ? parse_num("bench.verify", s, 1) : 0;
+	dir = parse_dir(param(cmdline, "bench.dir", pbuf, sizeof(pbuf)));
+	s = param(cmdline, "bench.bits", pbuf, sizeof(pbuf));
+	bits = s ? parse_num("bench.bits", s, 1, 64) : 32;
+	s = param(cmdline, "bench.verify", pbuf, sizeof(pbuf));
+	verify = s ? parse_num("bench.verify", s, 0, 1) : 0;
 #ifndef MB_HAS_VERIFY
 	if (verify)
 		fail("bench.verify=1, but this init was built against a map_benchmark.h without verify");
