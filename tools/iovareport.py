@@ -212,7 +212,8 @@ def markdown(rows, env, variants):
         wrows = [r for r in rows if r["workload"] == w]
         sizes = sorted(set().union(*[r.get("miss_pct_by_size", {}) for r in wrows]))
         if len(sizes) > 1 and all("miss_pct_by_size" in r for r in wrows):
-            out += ["", "rcache misses by size: per cent of the allocations of each size (granules) that the "
+            out += ["", "rcache misses by size: per cent of the allocations of each size in granules, rounded up to a "
+                    "power of two (64 stands for 33 to 64), that the "
                     "CPU's magazines and the depot did not serve, median over the rounds.", ""]
             out.append("| threads | variant | " + " | ".join(str(k) for k in sizes) + " |")
             out.append("|---:|---|" + "---:|" * len(sizes))
