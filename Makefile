@@ -100,6 +100,7 @@ help: ## list the targets and knobs
 		IOVA_VARIANTS "$(IOVA_VARIANTS)" "bench-native: variants whose IOVA allocator the iova harness runs (the first also runs again as NAME-aa, the A/A noise)" \
 		IOVA_WORKLOADS "$(IOVA_WORKLOADS)" "bench-native, stress: iova workloads (a same CPU, b cross CPU, c flush queue, d sizes 1..64, e 40960 outstanding)" \
 		IOVA_STRESS_VARIANTS "$(IOVA_STRESS_VARIANTS)" "stress: variants whose IOVA allocator the iova harness runs with every check" \
+		MODCHECK_ARCHS "$(or $(MODCHECK_ARCHS),x86_64 arm64)" "modcheck: the architectures built with the tristates as modules" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
 		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
 		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 3)" \
