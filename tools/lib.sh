@@ -147,6 +147,20 @@ check_config() {
 	fi
 }
 
+# kmake_arch TREE BDIR ARCH ARGS...: make in TREE into BDIR for ARCH
+# (arm64: cross-compiled; x86_64), through ccache, with JOBS jobs
+kmake_arch() {
+	local tree=$1 bdir=$2 arch=$3
+	shift 3
+	mkdir -p "$bdir"
+	if [ "$arch" = arm64 ]; then
+		make -C "$tree" O="$bdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+			CC="ccache aarch64-linux-gnu-gcc" -j"$JOBS" "$@"
+	else
+		make -C "$tree" O="$bdir" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "$@"
+	fi
+}
+
 # format_patches TREE BASE OUTDIR: the commits BASE..HEAD of TREE as
 # NNNN-slug.patch files. Every option that a user's git config could change
 # is fixed, so the same commits always give the same bytes.

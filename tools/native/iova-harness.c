@@ -277,11 +277,10 @@ void harness_lock(spinlock_t *l, int cls)
 	}
 }
 
-void harness_unlock(spinlock_t *l, int cls)
+void harness_unlock(spinlock_t *l)
 {
 	struct hthread *t = self;
 
-	(void)cls;
 	if (t)
 		t->lk[l->owner].hold += ticks() - l->t0;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
@@ -543,15 +542,21 @@ static unsigned int window(void)
 }
 
 /* --- workloads --- */
-static void fq_free_all(struct hthread *q)
+/* free every IOVA on q's flush queue, on the calling CPU; q's lock held */
+static void fq_drain(struct hthread *q)
 {
-	spin_lock(&q->fq_lock);
 	while (q->ring_tail != q->ring_head) {
 		struct item *it = &q->ring[q->ring_tail % FQ_SIZE];
 
 		do_free(self, it->pfn, it->size);
 		q->ring_tail++;
 	}
+}
+
+static void fq_free_all(struct hthread *q)
+{
+	spin_lock(&q->fq_lock);
+	fq_drain(q);
 	spin_unlock(&q->fq_lock);
 }
 
@@ -597,15 +602,9 @@ static void step(struct hthread *t)
 		it.size = size_for(t);
 		it.pfn = do_alloc(t, it.size);
 		spin_lock(&t->fq_lock);
-		if (t->ring_head - t->ring_tail == FQ_SIZE) {
-			/* a full queue is flushed and freed by the CPU that found it full */
-			while (t->ring_tail != t->ring_head) {
-				struct item *f = &t->ring[t->ring_tail % FQ_SIZE];
-
-				do_free(t, f->pfn, f->size);
-				t->ring_tail++;
-			}
-		}
+		/* a full queue is flushed and freed by the CPU that found it full */
+		if (t->ring_head - t->ring_tail == FQ_SIZE)
+			fq_drain(t);
 		t->ring[t->ring_head % FQ_SIZE] = it;
 		t->ring_head++;
 		spin_unlock(&t->fq_lock);

@@ -209,14 +209,14 @@ typedef struct { int locked; int owner; u64 t0; } spinlock_t;
 typedef spinlock_t raw_spinlock_t;
 int harness_lock_class(const char *expr, const char *func);
 void harness_lock(spinlock_t *l, int cls);
-void harness_unlock(spinlock_t *l, int cls);
+void harness_unlock(spinlock_t *l);
 #define __HLOCK(l) do {								\
 		static int __cls = -1;						\
 		if (__atomic_load_n(&__cls, __ATOMIC_RELAXED) < 0)		\
 			__atomic_store_n(&__cls, harness_lock_class(#l, __func__), __ATOMIC_RELAXED); \
 		harness_lock((l), __atomic_load_n(&__cls, __ATOMIC_RELAXED));	\
 	} while (0)
-#define __HUNLOCK(l) harness_unlock((l), -1)
+#define __HUNLOCK(l) harness_unlock(l)
 #define spin_lock_init(l) memset((l), 0, sizeof(*(l)))
 #define raw_spin_lock_init(l) spin_lock_init(l)
 #define spin_lock(l) __HLOCK(l)
