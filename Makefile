@@ -102,6 +102,7 @@ help: ## list the targets and knobs
 		IOVA_STRESS_VARIANTS "$(IOVA_STRESS_VARIANTS)" "stress: variants whose IOVA allocator the iova harness runs with every check" \
 		MODCHECK_ARCHS "$(or $(MODCHECK_ARCHS),x86_64 arm64)" "modcheck: the architectures built with the tristates as modules" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
+		PGBENCH_PROFILE "$(or $(PGBENCH_PROFILE),0)" "bench-pgtable: 1 runs the kernel again under perf and writes perf-report.txt" \
 		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
 		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 3)" \
 		STRESS_SECONDS "$(STRESS_SECONDS)" "stress: seconds per run" \

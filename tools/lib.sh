@@ -496,8 +496,39 @@ checkpatch_one() {
 	[ -n "${KERNEL_SRC:-}" ] || extra=(--ignore UNKNOWN_COMMIT_ID)
 	out=$(cd "$1" && ./scripts/checkpatch.pl -q --terse --no-summary --mailback \
 		--showfile --strict "${extra[@]}" "$2" 2>&1) || rc=$?
+	# checkpatch asks about MAINTAINERS for every new file; a file that an
+	# F: pattern of a subsystem's entry already covers needs no new line
+	local line file kept=() dropped=0
+	while IFS= read -r line; do
+		file=${line%%:*}
+		if [[ "$line" == *": WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?" ]] &&
+			maintained_file "$1" "$file"; then
+			dropped=$((dropped + 1))
+		else
+			kept+=("$line")
+		fi
+	done <<<"$out"
+	if [ "$dropped" -gt 0 ]; then
+		out=$(printf '%s\n' "${kept[@]}" | sed '/^$/d')
+		[ -n "$out" ] || rc=0
+	fi
 	[ -z "$out" ] || printf '%s\n' "$out"
 	[ "$rc" = 0 ] && [ -z "$out" ]
+}
+
+# maintained_file TREE FILE: FILE (which may not exist yet) falls under an
+# entry of TREE's MAINTAINERS other than THE REST.
+maintained_file() {
+	local fake out rc=0
+	fake=$(mktemp)
+	printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n' \
+		"$2" "$2" "$2" >"$fake"
+	out=$(cd "$1" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
+		--no-tree --sections "$fake" 2>&1) || rc=$?
+	rm -f "$fake"
+	[ "$rc" = 0 ] || die "get_maintainer.pl failed on $2: $out"
+	# section names are the lines that are not 'X:<tab>...' fields
+	printf '%s\n' "$out" | awk '/^$/ || /^[A-Z]:\t/ || /^THE REST$/ { next } { found = 1 } END { exit !found }'
 }
 
 # no_hidden_files TREE: stop if TREE has untracked files (builds go to
