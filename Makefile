@@ -62,7 +62,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -154,7 +154,11 @@ build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
 	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/build $(VARIANTS)
 	@tools/build guest
 
-bench: base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
+# the bench knobs, checked before 'base' fetches or builds anything
+bench-knobs:
+	@$(BENCH_ENV) tools/knobs
+
+bench: bench-knobs base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
 	@$(BENCH_ENV) tools/bench
 
 bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-e): tables, JSON
@@ -169,13 +173,13 @@ bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-rep
 	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
 	@tools/report "$(RESULTS)"
 
-bench-bundle: base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
+bench-bundle: bench-knobs base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
 	@$(BENCH_ENV) tools/bundle
 
 bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per page vs per run, v7s and LPAE
 	@tools/pgbench $(RESULTS)
 
-bench-profile: base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
+bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
 	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
 
 bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
