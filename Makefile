@@ -117,7 +117,7 @@ help: ## list the targets and knobs
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
 
-base: deps ## fetch, verify and extract the pinned base tree into the cache, tagged
+base: deps ## fetch, verify and extract the pinned base tree into the cache, tagged (with KERNEL_SRC set: fetches nothing, uses that tree)
 	@tools/base >/dev/null
 
 tree: base ## worktree on branch iommu-scale/series with patches/series applied (git am --3way)
@@ -135,7 +135,7 @@ quilt-check: tree ## prove patches/ applies with 'quilt push -a' to the same tre
 checkpatch: base ## checkpatch.pl --strict on every patch in the series
 	@tools/checkpatch
 
-check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, KUnit; prints the table
+check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, modules with modpost (arm64, x86_64), KUnit; prints the table
 	@tools/check
 
 kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
@@ -144,7 +144,7 @@ kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML ker
 gate-fixtures: tree ## prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG; modcheck: an unexported symbol)
 	@tools/gates
 
-modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD; not in make test (a full kernel per arch)
+modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD of the worktree as it stands; make check does the same per patch
 	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/modcheck
 
 kunit: tree ## run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)

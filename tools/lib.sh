@@ -6,6 +6,8 @@
 # Every tool sources this file and nothing else.
 
 set -euo pipefail
+# errexit also inside $(...): a failing command there ends the substitution
+shopt -s inherit_errexit
 
 # The tooling runs on Debian's packages (make deps): put them first, ahead
 # of any other python3 or gcc on the PATH, so that, for example,
@@ -22,6 +24,13 @@ JOBS=${JOBS:-$(nproc)}
 KERNEL_SRC=${KERNEL_SRC:-}
 BASE_REF=${BASE_REF:-}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+
+# What a kernel prints when something went wrong that a test does not see
+# by itself: an oops, BUG or WARNING, KASAN, UBSAN, lockdep, debugobjects,
+# RCU and lockup reports, the SMMU's command-queue timeouts, kmemleak. One
+# extended regular expression, and the one list: a boot (tools/boot) and a
+# KUnit run (tools/ktap) both fail on any line it matches.
+KERNEL_REPORTS='Oops|BUG:|WARNING:|Kernel panic|Unable to handle kernel|Internal error:|kernel BUG at|KASAN:|UBSAN:|ODEBUG: |soft lockup|hard LOCKUP|rcu_.*detected stall|blocked for more than|circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|CMDQ timeout|CMD_SYNC timeout|kmemleak: [0-9]+ new suspected'
 
 # the awk functions the reports share (sort, stats, median)
 STATS_AWK=$(<"$TOP/tools/stats.awk")
@@ -42,13 +51,14 @@ die() {
 
 # step NAME CMD...: run CMD with a start line and an end line that carries
 # the elapsed time, so a long step (fetch, extract, build, boot) is never
-# silent. The command's status is returned unchanged.
+# silent. The command's status is returned unchanged. CMD runs under
+# errexit_run, so a failing command inside a function ends the step.
 step() {
 	local name=$1 t0 rc=0
 	shift
 	t0=$(date +%s)
 	printf '>>> %s\n' "$name" >&2
-	"$@" || rc=$?
+	errexit_run "$@" || rc=$?
 	if [ "$rc" = 0 ]; then
 		printf '<<< %s: done in %ss\n' "$name" "$(($(date +%s) - t0))" >&2
 	else
@@ -57,6 +67,21 @@ step() {
 	return "$rc"
 }
 
+# errexit_run CMD...: run CMD with errexit, pipefail and inherit_errexit on,
+# wherever it is called from, and return its status. Bash ignores errexit
+# in everything a condition runs (if, while, ||, &&, !), functions and
+# subshells included, and 'set -e' cannot turn it back on there; only a new
+# process starts clean. So CMD runs in a child bash that is given this
+# shell's functions and variables (not its traps: an EXIT trap stays with
+# the tool). CMD cannot set this shell's variables; die() in it ends CMD.
+errexit_run() {
+	local defs
+	defs=$(
+		declare -p | grep -vE '^declare -[a-zA-Z-]*r|^declare -[a-zA-Z-]* (BASH[A-Z_]*|FUNCNAME|GROUPS|PIPESTATUS|DIRSTACK|_|LINENO|RANDOM|SRANDOM|SECONDS|EPOCH[A-Z]*|HISTCMD|SHLVL|COMP_[A-Z]*|OPTIND|OPTERR)(=|$)'
+		declare -f
+	)
+	bash -c 'eval "$(cat <&3)"; exec 3<&-; set -euo pipefail; shopt -s inherit_errexit; "$@"' "$0" "$@" 3<<<"$defs"
+}
 need_cmd() {
 	local c
 	for c in "$@"; do
@@ -124,7 +149,17 @@ series_patches() {
 # it cannot satisfy without a word, so say which ones it dropped.
 check_config() {
 	local frag=$1 dot=$2 bad
-	bad=$(awk '
+	bad=$(config_mismatch "$frag" "$dot")
+	if [ -n "$bad" ]; then
+		printf '%s\n' "$bad" | sed 's/^/    /' >&2
+		die "olddefconfig dropped or changed the symbols above, which $frag asks for ($dot). Their dependencies are not met: look them up with 'make menuconfig' (search with /) and add what they depend on to the fragment."
+	fi
+}
+
+# config_mismatch FRAGMENT DOTCONFIG: the symbols of FRAGMENT whose value
+# in DOTCONFIG differs, one "CONFIG_X=want (got have)" line each
+config_mismatch() {
+	awk '
 		FNR == NR {
 			if ($0 ~ /^CONFIG_[A-Za-z0-9_]+=/) {
 				i = index($0, "="); want[substr($0, 1, i - 1)] = substr($0, i + 1)
@@ -140,11 +175,58 @@ check_config() {
 				if (h != want[s])
 					printf "%s=%s (got %s)\n", s, want[s], (s in have) ? h : "not set"
 			}
-		}' "$frag" "$dot" | sort)
-	if [ -n "$bad" ]; then
-		printf '%s\n' "$bad" | sed 's/^/    /' >&2
-		die "olddefconfig dropped or changed the symbols above, which $frag asks for ($dot). Their dependencies are not met: look them up with 'make menuconfig' (search with /) and add what they depend on to the fragment."
+		}' "$1" "$2" | sort
+}
+
+# defined_only TREE FILE: the lines of a config fragment or kunitconfig
+# FILE, without those that set a CONFIG_ symbol no Kconfig of TREE defines
+# (yet: a patch before the one that adds it)
+defined_only() {
+	local tree=$1 file=$2
+	awk '
+		FNR == NR { defined[$2] = 1; next }
+		{
+			sym = ""
+			if (match($0, /^(# )?CONFIG_[A-Za-z0-9_]+[= ]/)) {
+				sym = substr($0, RSTART, RLENGTH - 1)
+				sub(/^(# )?CONFIG_/, "", sym)
+			}
+			if (sym == "" || sym in defined)
+				print
+		}' <(git -C "$tree" grep -h -E '^[[:space:]]*(menu)?config [A-Za-z0-9_]+[[:space:]]*$' -- '*Kconfig*') "$file"
+}
+
+# modules_build TREE BDIR ARCH LOG: the tristates the series touches, as
+# modules (kernel-config/modcheck-ARCH.config on allnoconfig, the symbols
+# TREE does not define yet left out), built into BDIR with modpost. Prints
+# one line saying how many modules were built; returns 1 on a failed
+# build, a modpost error or warning (an unexported symbol, a section
+# mismatch, a missing license) or a symbol of the fragment that did not
+# survive olddefconfig, with the reasons on the following lines.
+modules_build() {
+	local tree=$1 bdir=$2 arch=$3 log=$4 frag rc=0 bad nmods lost
+	frag=$(mktemp)
+	defined_only "$tree" "$TOP/kernel-config/modcheck-$arch.config" >"$frag"
+	if ! { KCONFIG_ALLCONFIG=$frag kmake_arch "$tree" "$bdir" "$arch" allnoconfig &&
+		kmake_arch "$tree" "$bdir" "$arch" olddefconfig; } >"$log" 2>&1; then
+		rm -f "$frag"
+		printf 'configuring the %s module build failed (log %s):\n' "$arch" "$log"
+		tail -n 5 "$log"
+		return 1
 	fi
+	lost=$(config_mismatch "$frag" "$bdir/.config")
+	rm -f "$frag"
+	kmake_arch "$tree" "$bdir" "$arch" vmlinux modules >>"$log" 2>&1 || rc=$?
+	# modpost's own lines: ERROR: modpost: ..., WARNING: modpost: ...
+	bad=$(grep -E '^(ERROR|WARNING): modpost: ' "$log" | sort -u || true)
+	nmods=$(find "$bdir" -name '*.ko' | wc -l)
+	printf '%s: %s modules (log %s)\n' "$arch" "$nmods" "$log"
+	[ "$rc" = 0 ] && [ -z "$bad" ] && [ -z "$lost" ] && [ "$nmods" -gt 0 ] && return 0
+	[ -n "$lost" ] && printf 'olddefconfig dropped what kernel-config/modcheck-%s.config asks for:\n%s\n' "$arch" "$lost"
+	[ -n "$bad" ] && printf '%s\n' "$bad"
+	[ "$rc" != 0 ] && [ -z "$bad" ] && { printf 'the build failed (status %s):\n' "$rc"; grep -E ': error: |\*\*\*' "$log" | head -n 10; }
+	[ "$nmods" -gt 0 ] || echo "no module was built"
+	return 1
 }
 
 # kmake_arch TREE BDIR ARCH ARGS...: make in TREE into BDIR for ARCH
@@ -209,6 +291,19 @@ merge_series() {
 # same_patches DIR_A DIR_B: do two patch directories hold the same series
 # (same names in the same order) and the same patch files? Prints the
 # differences.
+# require_exported: the benchmark variants are built from patches/, not
+# from the series worktree; work in the worktree that patches/ lacks would
+# be left out without a word, so refuse it (as check and send do)
+require_exported() {
+	local wt
+	wt=$(tree_dir series)
+	[ -e "$wt/.git" ] || return 0
+	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+		die "the variants are built from $PATCHES_DIR, and the series worktree $wt has uncommitted changes, which would be left out. Commit them and run 'make export' first."
+	"$TOP/tools/export" check >/dev/null 2>&1 ||
+		die "the variants are built from $PATCHES_DIR, and the series worktree $wt holds commits that differ from it ('make export-check' shows how). Run 'make export' to benchmark the worktree, or 'FORCE=1 make tree' to drop its work and benchmark patches/."
+}
+
 same_patches() {
 	local a=$1 b=$2 rc=0 p
 	if ! diff -u <(series_patches "$a/series") <(series_patches "$b/series") >&2; then
