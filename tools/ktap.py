@@ -29,6 +29,7 @@ def load_parser(kunit_dir):
     if not (Path(kunit_dir) / "kunit_parser.py").is_file():
         sys.exit(f"ktap.py: error: {kunit_dir} has no kunit_parser.py: "
                  "point --kunit-dir at a Linux tree's tools/testing/kunit.")
+    sys.dont_write_bytecode = True  # nothing written into the kernel tree
     sys.path.insert(0, str(kunit_dir))
     import kunit_parser  # pylint: disable=import-outside-toplevel
     import kunit_printer  # pylint: disable=import-outside-toplevel

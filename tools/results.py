@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Results of a benchmark run: from the points a run recorded to the tables
+it publishes. Standard library only.
+
+    tools/results.py report DIR       DIR/points.tsv + env.txt (+ counters.tsv)
+                                      -> summary.tsv, results.md, results.json
+    tools/results.py pgreport DIR     DIR/bench.tsv + env.txt -> results.md
+                                      (make bench-pgtable)
+    tools/results.py smoke-check DIR  is a make bench-smoke run sane? one line
+                                      per check; exit 1 if one failed
+    tools/results.py notes FILE update|check|render
+                                      FILE's include blocks made again from
+                                      the results files they name (render:
+                                      to standard output)
+
+A run's directory holds env.txt (KEY=value lines: what ran, where) and
+points.tsv (one line per variant, round, mode, threads and granule, as the
+guest or the native harness printed it). Per (mode, granule, threads,
+variant), over the rounds, the report gives the median, min and max of map
+and unmap latency and of throughput: map+unmap per CPU per second, from the
+benchmark's own operation count where the kernel reported one (ops,
+elapsed_ns), else derived from the latencies as 1 / (map + unmap) per
+thread, and labelled so. Each further variant is compared with the first
+round by round: the ratio's median, min and max. A damaged or incomplete
+points.tsv gives no table.
+
+The figures are those tools/report computed with awk (mawk) before: every
+list value is rounded as awk turns a number into a string ('%.6g', or an
+integer where it is one and fits 32 bits), so that every committed
+results.md is recomputed to the byte (tools/results_test.py checks that).
+gnuplot draws the plots from summary.tsv (tools/report).
+"""
+import json
+import sys
+from pathlib import Path
+
+POINT_FIELDS = ["variant", "round", "mode", "threads", "granule", "seconds",
+                "map_100ns", "map_sd", "unmap_100ns", "unmap_sd", "ops", "elapsed_ns"]
+
+
+class ResultsError(Exception):
+    """a run directory that gives no table, and why"""
+
+
+def awk_num(x):
+    """x as mawk prints a number: an integer if it is one and fits in 32
+    bits, otherwise %.6g"""
+    if x == int(x) and -2147483648 < x < 2147483648:
+        return str(int(x))
+    return "%.6g" % x
+
+
+def stats(values):
+    """(median, min, max) of awk-rounded strings, as strings: the median of
+    an even count is the mean of the middle two, rounded again"""
+    a = sorted(values, key=float)
+    n = len(a)
+    if n == 0:
+        raise ResultsError("no values")
+    med = a[(n - 1) // 2] if n % 2 else awk_num((float(a[n // 2 - 1]) + float(a[n // 2])) / 2)
+    return med, a[0], a[-1]
+
+
+def median(values):
+    """the median as a number; 0 for no values, as the awk gave"""
+    return float(stats(values)[0]) if values else 0.0
+
+
+def read_env(path):
+    """env.txt as a dict; a later line for the same key wins"""
+    env = {}
+    for line in Path(path).read_text().splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            env[key] = value
+    return env
+
+
+def read_points(path):
+    """the rows of points.tsv, checked field by field"""
+    rows = []
+    lines = Path(path).read_text().splitlines()
+    for nr, line in enumerate(lines[1:], start=2):
+        f = line.split("\t")
+        if len(f) != 12:
+            raise ResultsError(f"expected 12 fields, got {len(f)} (points.tsv line {nr})")
+        for i in range(3, 10):
+            if not f[i].isdigit():
+                raise ResultsError(f"field {i + 1} is not a number: {f[i]} (points.tsv line {nr})")
+        for i in (10, 11):
+            if not (f[i].isdigit() or f[i] == "-"):
+                raise ResultsError(f"field {i + 1} is neither a number nor -: {f[i]} (points.tsv line {nr})")
+        if int(f[6]) + int(f[8]) == 0:
+            raise ResultsError(f"zero latency for {f[0]} (points.tsv line {nr})")
+        rows.append(dict(zip(POINT_FIELDS, f)))
+    return rows
+
+
+def summarize(points, variants):
+    """summary rows, sorted by mode, granule and threads: dicts with the
+    fields of summary.tsv"""
+    acc = {}
+    keys = []
+    for p in points:
+        key = (p["mode"], p["granule"], p["threads"])
+        if key not in keys:
+            keys.append(key)
+        a = acc.setdefault((key, p["variant"]), {
+            "map": [], "unmap": [], "tder": [], "tcnt": [], "rd": {}, "rc": {},
+            "rounds": [], "counted": True})
+        m, u, t = int(p["map_100ns"]), int(p["unmap_100ns"]), int(p["threads"])
+        td = 1e7 / (m + u)
+        tc = None
+        if p["ops"].isdigit() and int(p["ops"]) > 0 and p["elapsed_ns"].isdigit() and int(p["elapsed_ns"]) > 0:
+            tc = int(p["ops"]) / (int(p["elapsed_ns"]) / 1e9) / t
+        else:
+            a["counted"] = False
+        a["map"].append(awk_num(m / 10))
+        a["unmap"].append(awk_num(u / 10))
+        a["tder"].append(awk_num(td))
+        if tc is not None:
+            a["tcnt"].append(awk_num(tc))
+        a["rd"][p["round"]] = td
+        a["rc"][p["round"]] = tc
+        a["rounds"].append(p["round"])
+    out = []
+    for key in keys:
+        first = acc.get((key, variants[0]))
+        for i, v in enumerate(variants):
+            a = acc.get((key, v))
+            if a is None:
+                raise ResultsError(f"no points for variant {v} at mode {key[0]} granule {key[1]} threads {key[2]}")
+            row = {"mode": key[0], "granule": key[1], "threads": key[2], "variant": v,
+                   "rounds": len(a["map"]), "map_us": stats(a["map"]), "unmap_us": stats(a["unmap"]),
+                   "throughput": "counted" if a["counted"] else "derived",
+                   "per_cpu_ops_per_s": stats(a["tcnt"] if a["counted"] else a["tder"]),
+                   "ratio_to_first": None, "ratio_throughput": None}
+            if i > 0:
+                # compare like with like: counted throughput only when both have it
+                both = a["counted"] and first["counted"]
+                rl = []
+                for r in a["rounds"]:
+                    if r not in first["rd"]:
+                        continue
+                    rl.append(awk_num(a["rc"][r] / first["rc"][r] if both else a["rd"][r] / first["rd"][r]))
+                if rl:
+                    row["ratio_to_first"] = stats(rl)
+                    row["ratio_throughput"] = "counted" if both else "derived"
+            out.append(row)
+    out.sort(key=lambda r: (r["mode"], float(r["granule"]), float(r["threads"]), summary_line(r)))
+    return out
+
+
+def summary_line(r):
+    """a row of summary.tsv: mode granule threads variant n map(med,min,max)
+    unmap(med,min,max) tput(med,min,max) tput_kind ratio(med,min,max) ratio_kind"""
+    ratio = r["ratio_to_first"] or ("-", "-", "-")
+    return "\t".join([r["mode"], r["granule"], r["threads"], r["variant"], str(r["rounds"]),
+                      *r["map_us"], *r["unmap_us"], *r["per_cpu_ops_per_s"], r["throughput"],
+                      *ratio, r["ratio_throughput"] or "-"])
+
+
+def k(x):
+    x = float(x)
+    if x >= 1e6:
+        return "%.2fM" % (x / 1e6)
+    if x >= 1e3:
+        return "%.1fK" % (x / 1e3)
+    return "%.0f" % x
+
+
+def render_md(rows, env, variants):
+    """results.md: one table per mode and granule (or a granule sweep at one
+    thread count), threads down the side, variants across, ratios last"""
+    out = []
+    modes, gl, tl, cell, rcell, anyd = [], {}, {}, {}, {}, set()
+    for r in rows:
+        m = r["mode"]
+        if m not in modes:
+            modes.append(m)
+        gl.setdefault(m, [])
+        tl.setdefault(m, [])
+        if r["granule"] not in gl[m]:
+            gl[m].append(r["granule"])
+        if r["threads"] not in tl[m]:
+            tl[m].append(r["threads"])
+        key = (m, r["granule"], r["threads"])
+        star = "*" if r["throughput"] == "derived" else ""
+        tp = r["per_cpu_ops_per_s"]
+        cell[key, r["variant"]] = "%.1f / %.1f us; %s%s (%s-%s)" % (
+            float(r["map_us"][0]), float(r["unmap_us"][0]), k(tp[0]), star, k(tp[1]), k(tp[2]))
+        if r["ratio_to_first"]:
+            rt = r["ratio_to_first"]
+            rcell[key, r["variant"]] = "%.2fx%s (%.2f-%.2f)" % (
+                float(rt[0]), "*" if r["ratio_throughput"] == "derived" else "", float(rt[1]), float(rt[2]))
+        if r["throughput"] == "derived":
+            anyd.add(m)
+
+    def table(m, title, rowname, rowvals, fixed, bygran):
+        out.append(f"## {title}\n")
+        if m in anyd:
+            out.append("\\* derived from latency, 1 / (map + unmap) per thread: that kernel does not "
+                       "count operations. A ratio with \\* compares derived figures of both variants.\n")
+        head = f"| {rowname} |" + "".join(f" {v} |" for v in variants) + \
+            "".join(f" {v} / {variants[0]} |" for v in variants[1:])
+        out.append(head)
+        out.append("|---:|" + "---|" * (2 * len(variants) - 1))
+        for rv in rowvals:
+            key = (m, rv, fixed) if bygran else (m, fixed, rv)
+            out.append(f"| {rv} |" + "".join(f" {cell.get((key, v), '')} |" for v in variants) +
+                       "".join(f" {rcell.get((key, v), '')} |" for v in variants[1:]))
+        out.append("")
+
+    e = env.get
+    native = e("kind") == "native"
+    out.append(f"# iommu-scale {'native harness' if native else 'benchmark'}: {' '.join(variants)}\n")
+    if "command" in env:
+        out.append(f"Command: `{env['command']}`\n")
+    if native:
+        out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs, {e('host_kernel', '')}. "
+                   "Native harness (tools/native): each variant's own cmdq code, real threads pinned "
+                   "round-robin, a fake SMMU thread; "
+                   f"queue 2^{e('shift', '')}, fake SMMU cost {e('cmd_ns', '')} ns per command and "
+                   f"{e('sync_ns', '')} ns per CMD_SYNC. {e('rounds', '')} rounds, interleaved; "
+                   f"{e('seconds', '')} s per point. Run {e('date', '')}. Base: {e('base', '')}.\n")
+        out.append("Cells: median time in an issue call with a CMD_SYNC / without one (us, 0.1 us steps, "
+                   "rounded up); median commands per issuing thread per second, counted by the harness "
+                   "(min-max over rounds). Ratios: throughput of the variant over the first variant, "
+                   "round by round, median (min-max).\n")
+    else:
+        out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs. {e('qemu', '')}, accel "
+                   f"{e('accel', '')}, -smp {e('smp', '')}. {e('rounds', '')} rounds, interleaved; "
+                   f"{e('seconds', '')} s per point; direction {e('dir', '')}, DMA mask "
+                   f"{e('dma_bits', '')} bits. Run {e('date', '')}. Base: {e('base', '')}.\n")
+        out.append("Cells: median map / unmap latency; median map+unmap per CPU per second, counted by "
+                   "the benchmark (min-max over rounds). Ratios: throughput of the variant over the first "
+                   "variant, round by round, median (min-max).\n")
+    for m in modes:
+        if len(tl[m]) == 1 and len(gl[m]) > 1:
+            table(m, f"{m}, {tl[m][0]} thread(s), granule sweep", "pages", gl[m], tl[m][0], True)
+        else:
+            for g in gl[m]:
+                table(m, f"{m}, granule {g} page(s)", "threads", tl[m], g, False)
+    return "\n".join(out) + "\n"
+
+
+def render_counters(path, variants):
+    """the native harness's claim retries and lock acquisitions per 1000
+    commands, median over rounds"""
+    cf, tf, lk, threads = {}, {}, {}, set()
+    for line in Path(path).read_text().splitlines()[1:]:
+        f = line.split("\t")
+        key = (f[2], f[0])
+        threads.add(f[2])
+        cmds = float(f[3])
+        if cmds > 0:
+            cf.setdefault(key, []).append(awk_num(1000 * float(f[5]) / cmds))
+            tf.setdefault(key, []).append(awk_num(1000 * float(f[7]) / cmds))
+            lk.setdefault(key, []).append(awk_num(1000 * float(f[8]) / cmds))
+    out = ["## Claim retries and locks, per 1000 commands (median over rounds)\n",
+           "Failed cmpxchg() on the queue word (the claim loop of the base), failed exclusive trylocks "
+           "of the cmdq lock, and spinlock acquisitions (cmdq-spinlock), counted in the shims.\n",
+           "| threads |" + "".join(f" {v} |" for v in variants),
+           "|---:|" + "---|" * len(variants)]
+    for t in sorted(threads, key=float):
+        cells = []
+        for v in variants:
+            key = (t, v)
+            cells.append(" %.1f cmpxchg, %.1f trylock, %.1f locks |" % (
+                median(cf.get(key, [])), median(tf.get(key, [])), median(lk.get(key, []))))
+        out.append("| %d |" % float(t) + "".join(cells))
+    return "\n".join(out) + "\n\n"
+
+
+def report(d):
+    """write summary.tsv, results.md and results.json of the run in d;
+    returns the markdown"""
+    d = Path(d)
+    for f in ("results.md", "results.json", "summary.tsv"):
+        (d / f).unlink(missing_ok=True)
+    if not (d / "points.tsv").is_file() or not (d / "env.txt").is_file():
+        raise ResultsError(f"{d} has no points.tsv and env.txt: it is not the output of "
+                           "'make bench' or of a bench bundle.")
+    env = read_env(d / "env.txt")
+    variants = env.get("variants", "").split()
+    if not variants:
+        raise ResultsError(f"{d}/env.txt names no variants.")
+    points = read_points(d / "points.tsv")
+    rows = summarize(points, variants)
+    if not rows:
+        raise ResultsError(f"{d}/points.tsv holds no points, so there is no table.")
+    (d / "summary.tsv").write_text("".join(summary_line(r) + "\n" for r in rows))
+    md = render_md(rows, env, variants)
+    if (d / "counters.tsv").is_file():
+        md += render_counters(d / "counters.tsv", variants)
+    (d / "results.md").write_text(md)
+
+    def num(s):
+        return int(s) if s.isdigit() else s
+    doc = {"env": env,
+           "points": [{k_: num(v) for k_, v in p.items()} for p in points],
+           "summary": [{"mode": r["mode"], "granule": int(r["granule"]), "threads": int(r["threads"]),
+                        "variant": r["variant"], "rounds": r["rounds"],
+                        "map_us": [float(x) for x in r["map_us"]],
+                        "unmap_us": [float(x) for x in r["unmap_us"]],
+                        "per_cpu_ops_per_s": [float(x) for x in r["per_cpu_ops_per_s"]],
+                        "throughput": r["throughput"],
+                        "ratio_to_first": [float(x) for x in r["ratio_to_first"]] if r["ratio_to_first"] else None,
+                        "ratio_throughput": r["ratio_throughput"]} for r in rows]}
+    (d / "results.json").write_text(json.dumps(doc, indent=2) + "\n")
+    return md
+
+
+def pgreport(d):
+    """results.md of a 'make bench-pgtable' run, from d/bench.tsv (fmt path
+    op size pages median_ns min_ns max_ns) and d/env.txt"""
+    d = Path(d)
+    tsv = d / "bench.tsv"
+    if not tsv.is_file() or tsv.stat().st_size == 0:
+        raise ResultsError(f"{tsv} is missing or empty.")
+    order, med, cell = [], {}, {}
+    for line in tsv.read_text().splitlines():
+        f = line.split("\t")
+        if len(f) != 8:
+            raise ResultsError(f"{tsv}: expected 8 fields, got {len(f)}: {line}")
+        key = (f[0], f[3], f[4])
+        if key not in order:
+            order.append(key)
+        med[key, f[1], f[2]] = float(f[5])
+        cell[key, f[1], f[2]] = "%d [%d-%d]" % (float(f[5]), float(f[6]), float(f[7]))
+
+    def kib(size):
+        size = float(size)
+        return awk_num(size / 1048576) + "M" if size >= 1048576 else awk_num(size / 1024) + "K"
+    out = ["# io-pgtable map/unmap of runs: one page per walk (old) and a run per walk (new)", ""]
+    out += ["    " + l for l in (d / "env.txt").read_text().splitlines()]
+    out += ["",
+            "Time of one map_pages()/unmap_pages() of the whole run, in ns: median [min-max] over",
+            "15 interleaved rounds (old, new, new, old, ...), each the mean over 256 pages' worth of",
+            "repetitions. LPAE's old path is one call per page, as the IOMMU core did before unmap_pages().",
+            "",
+            "| format | run | map old | map new | map old/new | unmap old | unmap new | unmap old/new | unmap new per page |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for key in order:
+        out.append("| %s | %d x %s | %s | %s | %.2fx | %s | %s | %.2fx | %.1f |" % (
+            key[0], float(key[2]), kib(key[1]),
+            cell[key, "old", "map"], cell[key, "new", "map"], med[key, "old", "map"] / med[key, "new", "map"],
+            cell[key, "old", "unmap"], cell[key, "new", "unmap"],
+            med[key, "old", "unmap"] / med[key, "new", "unmap"], med[key, "new", "unmap"] / float(key[2])))
+    out += ["", "Targets (issue: v7s unmap of 256 x 4K at least 5x faster than the per-page loop, "
+            "and within 1.5x of LPAE):", ""]
+    for sfx in ("", "-nc"):
+        v, l = ("v7s" + sfx, "4096", "256"), ("lpae" + sfx, "4096", "256")
+        if (v, "new", "unmap") not in med or (l, "new", "unmap") not in med:
+            continue
+        sp = med[v, "old", "unmap"] / med[v, "new", "unmap"]
+        r = med[v, "new", "unmap"] / med[l, "new", "unmap"]
+        out.append("- v7s%s unmap of 256 x 4K, old/new: %.2fx (%s)" % (sfx, sp, "met" if sp >= 5 else "NOT met"))
+        out.append("- v7s%s/lpae%s unmap of 256 x 4K, both new: %.2fx (%s)" % (
+            sfx, sfx, r, "met" if r <= 1.5 else "NOT met"))
+    out += ["", "Target (issue: a 64K run unmaps per page within 1.5x of a 4K run's per page, both new):", ""]
+    for sfx in ("", "-nc"):
+        b, s4 = ("v7s" + sfx, "65536", "16"), ("v7s" + sfx, "4096", "256")
+        if (b, "new", "unmap") not in med or (s4, "new", "unmap") not in med:
+            continue
+        pb, p4 = med[b, "new", "unmap"] / 16, med[s4, "new", "unmap"] / 256
+        out.append("- v7s%s unmap per page, 16 x 64K against 256 x 4K: %.1f ns against %.1f ns, %.2fx (%s)" % (
+            sfx, pb, p4, pb / p4, "met" if pb / p4 <= 1.5 else "NOT met"))
+    md = "\n".join(out) + "\n"
+    (d / "results.md").write_text(md)
+    return md
+
+
+def smoke_check(d):
+    """(lines, sane) of a 'make bench-smoke' run (bare, base, series at one
+    thread, strict): checks that hold whatever the timing (tools/smoke-check
+    says which and why)"""
+    d = Path(d)
+    variants = read_env(d / "env.txt").get("variants", "").split()
+    if not variants:
+        raise ResultsError(f"{d}/env.txt names no variants.")
+    np_, pts = {}, {}
+    for line in (d / "points.tsv").read_text().splitlines()[1:]:
+        f = line.split("\t")
+        if len(f) >= 12 and f[2] == "strict" and f[3] == "1":
+            np_[f[0]] = np_.get(f[0], 0) + 1
+            pts[f[0]] = f
+    ns, summ = {}, {}
+    for line in (d / "summary.tsv").read_text().splitlines():
+        f = line.split("\t")
+        if len(f) >= 15 and f[0] == "strict" and f[2] == "1":
+            ns[f[3]] = ns.get(f[3], 0) + 1
+            summ[f[3]] = f
+    out, sane = [], True
+
+    def check(ok, what):
+        nonlocal sane
+        out.append(("ok    " if ok else "FAIL  ") + what)
+        sane = sane and ok
+    for v in variants:
+        n_p, n_s = np_.get(v, 0), ns.get(v, 0)
+        check(n_p == 1 and n_s == 1, f"{v}: one strict 1-thread point, read by the parser "
+              f"({n_p} in points.tsv, {n_s} in summary.tsv)")
+        if n_p != 1 or n_s != 1:
+            continue
+        p, sm = pts[v], summ[v]
+        ops, el, kind = p[10], p[11], sm[14]
+        if v == "bare":
+            check(ops == "0" and el == "0",
+                  f"bare: mainline map_benchmark reports no operation count (ops={ops} elapsed_ns={el})")
+            check(kind == "derived", f"bare: its throughput is labelled derived ({kind})")
+            continue
+        check(ops.isdigit() and int(ops) > 0 and el.isdigit() and int(el) > 0,
+              f"{v}: the kernel counted operations (ops={ops} elapsed_ns={el})")
+        check(kind == "counted", f"{v}: its throughput is labelled counted ({kind})")
+        if kind != "counted":
+            continue
+        m, u = int(p[6]), int(p[8])
+        if m + u == 0:
+            check(False, f"{v}: map + unmap latency is zero")
+            continue
+        bound = 1e7 / (m + u)
+        tput = float(sm[11])
+        check(tput <= bound, "%s: counted %.0f/s is under the latency bound 1 / (%.1f + %.1f us) = %.0f/s "
+              "(%.2f of it)" % (v, tput, m / 10, u / 10, bound, tput / bound))
+    return out, sane
+
+
+def render_notes(notes):
+    """MAINTAINERS-notes.md with every include block made again from the
+    results file it names: that file without its '# ' title, its '## '
+    headings one level down"""
+    notes = Path(notes)
+    out, skip = [], False
+    for line in notes.read_text().splitlines():
+        if line.startswith("<!-- include: ") and line.endswith(" -->"):
+            out.append(line)
+            name = line[len("<!-- include: "):-len(" -->")]
+            path = notes.parent / name
+            if not path.is_file():
+                raise ResultsError(f"{notes} names {name}, which does not exist")
+            for l in path.read_text().splitlines():
+                if l.startswith("# "):
+                    continue
+                out.append("#" + l if l.startswith("## ") else l)
+            skip = True
+            continue
+        if line == "<!-- end include -->":
+            skip = False
+        if not skip:
+            out.append(line)
+    if skip:
+        raise ResultsError("an include block is not closed")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    cmds = {"report": report, "pgreport": pgreport}
+    try:
+        if len(argv) == 2 and argv[0] in cmds:
+            cmds[argv[0]](argv[1])
+            return 0
+        if len(argv) == 2 and argv[0] == "smoke-check":
+            lines, sane = smoke_check(argv[1])
+            print("\n".join(lines))
+            return 0 if sane else 1
+        if len(argv) == 3 and argv[0] == "notes" and argv[2] in ("update", "check", "render"):
+            notes = Path(argv[1])
+            text = render_notes(notes)
+            if argv[2] == "render":
+                sys.stdout.write(text)
+                return 0
+            if argv[-1] == "check":
+                if text != notes.read_text():
+                    print(f"results.py: {notes} does not match the results files it includes", file=sys.stderr)
+                    return 1
+                return 0
+            if text != notes.read_text():
+                notes.write_text(text)
+                print("changed")
+            return 0
+    except ResultsError as e:
+        print(f"results.py: error: {e}", file=sys.stderr)
+        return 1
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

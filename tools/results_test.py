@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of tools/results.py: figures worked out by hand on small runs,
+broken input, and every committed results/*/results.md of a benchmark or
+native run recomputed from its points.tsv and env.txt, to the byte.
+
+    python3 tools/results_test.py
+"""
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import results
+
+TOP = Path(__file__).resolve().parent.parent
+HEADER = "\t".join(results.POINT_FIELDS) + "\n"
+
+
+def point(variant, rnd, threads, map_100ns, unmap_100ns, ops="-", elapsed="-", mode="strict", granule=1):
+    return "\t".join(str(x) for x in (variant, rnd, mode, threads, granule, 2, map_100ns, 0,
+                                      unmap_100ns, 0, ops, elapsed)) + "\n"
+
+
+class Run(unittest.TestCase):
+    """a run directory in a temporary directory"""
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def write(self, points, variants="base series", kind=None):
+        (self.dir / "points.tsv").write_text(HEADER + "".join(points))
+        env = f"command=make bench VARIANTS=\"{variants}\"\nvariants={variants}\n"
+        if kind:
+            env += f"kind={kind}\n"
+        (self.dir / "env.txt").write_text(env)
+
+    def rows(self):
+        results.report(self.dir)
+        return {(r["mode"], r["threads"], r["variant"]): r for r in
+                [dict(zip(["mode", "granule", "threads", "variant"], l.split("\t")[:4]),
+                      line=l.split("\t")) for l in (self.dir / "summary.tsv").read_text().splitlines()]}
+
+
+class Figures(Run):
+    def test_counted_median_min_max_and_ratio(self):
+        # base: 1000, 2000, 4000 ops/s; series: 2000, 3000, 8000: ratios by
+        # round 2, 1.5, 2 -> median 2, min 1.5, max 2
+        self.write([point("base", 1, 1, 20, 60, 1000, 10**9), point("series", 1, 1, 10, 50, 2000, 10**9),
+                    point("base", 2, 1, 30, 70, 2000, 10**9), point("series", 2, 1, 10, 50, 3000, 10**9),
+                    point("base", 3, 1, 40, 80, 4000, 10**9), point("series", 3, 1, 10, 50, 8000, 10**9)])
+        r = self.rows()
+        base = r["strict", "1", "base"]["line"]
+        series = r["strict", "1", "series"]["line"]
+        self.assertEqual(base[4], "3")                          # rounds
+        self.assertEqual(base[5:8], ["3", "2", "4"])            # map us: median, min, max
+        self.assertEqual(base[8:11], ["7", "6", "8"])           # unmap us
+        self.assertEqual(base[11:15], ["2000", "1000", "4000", "counted"])
+        self.assertEqual(base[15:], ["-", "-", "-", "-"])       # no ratio for the first variant
+        self.assertEqual(series[15:], ["2", "1.5", "2", "counted"])
+        md = (self.dir / "results.md").read_text()
+        self.assertIn("| 1 | 3.0 / 7.0 us; 2.0K (1.0K-4.0K) | 1.0 / 5.0 us; 3.0K (2.0K-8.0K) | 2.00x (1.50-2.00) |", md)
+
+    def test_even_count_median_is_the_mean_of_the_middle_two(self):
+        self.write([point("base", 1, 2, 10, 40, 100, 10**9), point("series", 1, 2, 10, 40, 300, 10**9),
+                    point("base", 2, 2, 20, 50, 200, 10**9), point("series", 2, 2, 10, 40, 300, 10**9)])
+        base = self.rows()["strict", "2", "base"]["line"]
+        series = self.rows()["strict", "2", "series"]["line"]
+        self.assertEqual(base[5:8], ["1.5", "1", "2"])
+        # per CPU: ops / s / threads = 50 and 100 -> 75
+        self.assertEqual(base[11:14], ["75", "50", "100"])
+        # ratios 3 and 1.5 -> 2.25
+        self.assertEqual(series[15:18], ["2.25", "1.5", "3"])
+
+    def test_derived_throughput_and_derived_ratio(self):
+        # no operation count: 1e7 / (map + unmap in 100 ns) per thread;
+        # base 1e7/100 = 100000, series 1e7/50 = 200000 -> 2x, marked *
+        self.write([point("base", 1, 1, 50, 50), point("series", 1, 1, 25, 25, 999, 10**9)])
+        r = self.rows()
+        self.assertEqual(r["strict", "1", "base"]["line"][11:15], ["100000", "100000", "100000", "derived"])
+        # series has a count, base does not: like is compared with like
+        self.assertEqual(r["strict", "1", "series"]["line"][15:], ["2", "2", "2", "derived"])
+        md = (self.dir / "results.md").read_text()
+        self.assertIn("\\* derived from latency", md)
+        self.assertIn("2.00x* (2.00-2.00)", md)
+
+    def test_rounding_as_awk_wrote_numbers(self):
+        self.assertEqual(results.awk_num(3.0), "3")
+        self.assertEqual(results.awk_num(2147483647.0), "2147483647")
+        self.assertEqual(results.awk_num(2147483648.0), "2.14748e+09")
+        self.assertEqual(results.awk_num(1 / 3), "0.333333")
+        self.assertEqual(results.awk_num(6536271.5), "6.53627e+06")
+        self.assertEqual(results.stats(["10", "9", "100"]), ("10", "9", "100"))  # numeric order
+
+
+class Broken(Run):
+    def test_missing_variant(self):
+        self.write([point("base", 1, 1, 20, 60)])
+        with self.assertRaisesRegex(results.ResultsError, "no points for variant series"):
+            results.report(self.dir)
+
+    def test_bad_field_and_no_table_left_behind(self):
+        (self.dir / "results.md").write_text("an old table\n")
+        self.write([point("base", 1, 1, 20, 60), "base\t2\tstrict\t1\t1\t2\tx\t0\t1\t0\t-\t-\n"])
+        with self.assertRaisesRegex(results.ResultsError, "field 7 is not a number: x"):
+            results.report(self.dir)
+        self.assertFalse((self.dir / "results.md").exists())
+
+    def test_short_line(self):
+        self.write([point("base", 1, 1, 20, 60), "base\t2\tstrict\n"])
+        with self.assertRaisesRegex(results.ResultsError, "expected 12 fields, got 3"):
+            results.report(self.dir)
+
+    def test_zero_latency(self):
+        self.write([point("base", 1, 1, 0, 0)], variants="base")
+        with self.assertRaisesRegex(results.ResultsError, "zero latency"):
+            results.report(self.dir)
+
+    def test_no_variants(self):
+        (self.dir / "points.tsv").write_text(HEADER)
+        (self.dir / "env.txt").write_text("command=x\n")
+        with self.assertRaisesRegex(results.ResultsError, "names no variants"):
+            results.report(self.dir)
+
+
+class PgReport(Run):
+    def test_ratios_and_verdicts(self):
+        # fmt path op size pages median min max; v7s old/new 5000/1000 = 5x (met),
+        # v7s/lpae new 1000/500 = 2x (NOT met); 64K: 160/16 = 10 ns a page
+        # against 1000/256 = 3.9 ns: 2.56x (NOT met)
+        rows = [("v7s", "old", "map", 4096, 256, 6000, 5900, 6100), ("v7s", "new", "map", 4096, 256, 2000, 1900, 2100),
+                ("v7s", "old", "unmap", 4096, 256, 5000, 4900, 5100), ("v7s", "new", "unmap", 4096, 256, 1000, 990, 1010),
+                ("lpae", "old", "map", 4096, 256, 3000, 2900, 3100), ("lpae", "new", "map", 4096, 256, 1000, 900, 1100),
+                ("lpae", "old", "unmap", 4096, 256, 2000, 1900, 2100), ("lpae", "new", "unmap", 4096, 256, 500, 490, 510),
+                ("v7s", "old", "map", 65536, 16, 900, 900, 900), ("v7s", "new", "map", 65536, 16, 300, 300, 300),
+                ("v7s", "old", "unmap", 65536, 16, 800, 800, 800), ("v7s", "new", "unmap", 65536, 16, 160, 150, 170)]
+        (self.dir / "bench.tsv").write_text("".join("\t".join(map(str, r)) + "\n" for r in rows))
+        (self.dir / "env.txt").write_text("kernel=fixture\n")
+        md = results.pgreport(self.dir)
+        self.assertIn("| v7s | 256 x 4K | 6000 [5900-6100] | 2000 [1900-2100] | 3.00x | 5000 [4900-5100] | "
+                      "1000 [990-1010] | 5.00x | 3.9 |", md)
+        self.assertIn("| v7s | 16 x 64K |", md)
+        self.assertIn("- v7s unmap of 256 x 4K, old/new: 5.00x (met)", md)
+        self.assertIn("- v7s/lpae unmap of 256 x 4K, both new: 2.00x (NOT met)", md)
+        self.assertIn("- v7s unmap per page, 16 x 64K against 256 x 4K: 10.0 ns against 3.9 ns, 2.56x (NOT met)", md)
+        self.assertNotIn("v7s-nc", md)
+
+    def test_empty(self):
+        (self.dir / "bench.tsv").write_text("")
+        with self.assertRaisesRegex(results.ResultsError, "missing or empty"):
+            results.pgreport(self.dir)
+
+
+class SmokeCheck(Run):
+    def smoke(self, points):
+        self.write(points, variants="bare base")
+        results.report(self.dir)
+        return results.smoke_check(self.dir)
+
+    def test_sane(self):
+        # base: 1 thread, 10 + 40 (100 ns) -> bound 1e7 / 50 = 200000/s; counted 150000/s
+        lines, sane = self.smoke([point("bare", 1, 1, 10, 40, 0, 0), point("base", 1, 1, 10, 40, 300000, 2 * 10**9)])
+        self.assertTrue(sane, lines)
+        self.assertIn("ok    bare: its throughput is labelled derived (derived)", lines)
+        self.assertIn("ok    base: counted 150000/s is under the latency bound 1 / (1.0 + 4.0 us) = 200000/s "
+                      "(0.75 of it)", lines)
+
+    def test_over_the_bound(self):
+        lines, sane = self.smoke([point("bare", 1, 1, 10, 40, 0, 0), point("base", 1, 1, 10, 40, 500000, 2 * 10**9)])
+        self.assertFalse(sane)
+        self.assertIn("FAIL  base: counted 250000/s is under the latency bound 1 / (1.0 + 4.0 us) = 200000/s "
+                      "(1.25 of it)", lines)
+
+    def test_bare_with_a_count_and_base_without(self):
+        lines, sane = self.smoke([point("bare", 1, 1, 10, 40, 5, 10**9), point("base", 1, 1, 10, 40)])
+        self.assertFalse(sane)
+        self.assertIn("FAIL  bare: mainline map_benchmark reports no operation count (ops=5 elapsed_ns=1000000000)",
+                      lines)
+        self.assertIn("FAIL  base: the kernel counted operations (ops=- elapsed_ns=-)", lines)
+
+
+class Notes(unittest.TestCase):
+    def test_block_made_again(self):
+        with tempfile.TemporaryDirectory() as t:
+            t = Path(t)
+            (t / "r").mkdir()
+            (t / "r" / "results.md").write_text("# title\n\n## strict\n\n| a |\n")
+            (t / "N.md").write_text("x\n<!-- include: r/results.md -->\nstale\n<!-- end include -->\ny\n")
+            self.assertEqual(results.render_notes(t / "N.md"),
+                             "x\n<!-- include: r/results.md -->\n\n### strict\n\n| a |\n<!-- end include -->\ny\n")
+            (t / "N.md").write_text("<!-- include: r/missing.md -->\n<!-- end include -->\n")
+            with self.assertRaisesRegex(results.ResultsError, "does not exist"):
+                results.render_notes(t / "N.md")
+            (t / "N.md").write_text("<!-- include: r/results.md -->\n")
+            with self.assertRaisesRegex(results.ResultsError, "not closed"):
+                results.render_notes(t / "N.md")
+
+    def test_the_notes_match_their_results(self):
+        notes = TOP / "MAINTAINERS-notes.md"
+        self.assertEqual(results.render_notes(notes), notes.read_text())
+
+
+class Committed(unittest.TestCase):
+    """every committed run with a points.tsv, recomputed"""
+
+    def test_every_committed_results_md(self):
+        runs = sorted(p.parent for p in (TOP / "results").glob("*/points.tsv")
+                      if (p.parent / "results.md").is_file() and (p.parent / "env.txt").is_file()
+                      )
+        self.assertGreater(len(runs), 10)
+        for run in runs:
+            with self.subTest(run=run.name), tempfile.TemporaryDirectory() as t:
+                for f in ("points.tsv", "env.txt", "counters.tsv"):
+                    if (run / f).is_file():
+                        shutil.copy(run / f, t)
+                results.report(t)
+                self.assertEqual((Path(t) / "results.md").read_text(), (run / "results.md").read_text())
+
+    def test_every_committed_pgtable_results_md(self):
+        runs = sorted(p.parent for p in (TOP / "results").glob("*/bench.tsv"))
+        self.assertGreater(len(runs), 2)
+        for run in runs:
+            with self.subTest(run=run.name), tempfile.TemporaryDirectory() as t:
+                for f in ("bench.tsv", "env.txt"):
+                    shutil.copy(run / f, t)
+                results.pgreport(t)
+                self.assertEqual((Path(t) / "results.md").read_text(), (run / "results.md").read_text())
+
+
+if __name__ == "__main__":
+    unittest.main()
