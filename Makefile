@@ -62,7 +62,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base tree export export-check quilt-check checkpatch check kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -225,8 +225,11 @@ notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from resul
 notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
 	@tools/notes check
 
-selftest: base ## self-tests of the tooling, with the fixtures in ci/
-	@ci/selftest
+selftest: base ## self-tests of the tooling, with the fixtures in ci/: the fast tier and the integration cases that need the pinned base
+	@ci/selftest all
+
+selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (seconds)
+	@ci/selftest fast
 
 test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check bench-smoke ## everything CI runs: deps, selftest, checkpatch, tree, native stress, model, litmus, kunit, per-patch check, QEMU smoke
 	@echo "make test: all steps passed"
