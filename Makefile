@@ -121,7 +121,7 @@ base: deps ## fetch, verify and extract the pinned base tree into the cache, tag
 	@tools/base >/dev/null
 
 tree: base ## worktree on branch iommu-scale/series with patches/series applied (git am --3way)
-	@tools/apply >/dev/null
+	@tools/tree >/dev/null
 
 export: deps ## write the worktree's commits back to patches/ (format-patch + series)
 	@tools/export
@@ -136,13 +136,13 @@ checkpatch: base ## checkpatch.pl --strict on every patch in the series
 	@tools/checkpatch
 
 check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, modules with modpost (arm64, x86_64), KUnit; prints the table
-	@tools/check
+	@tools/gates
 
 kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
 	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
 
 gate-fixtures: tree ## prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG; modcheck: an unexported symbol)
-	@tools/gates
+	@tools/gate-fixtures
 
 modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD of the worktree as it stands; make check does the same per patch
 	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/modcheck

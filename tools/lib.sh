@@ -1,14 +1,16 @@
 # shellcheck shell=bash
 # The variables set here are used by the tools that source this file.
 # shellcheck disable=SC2034
-# Shared library of the iommu-scale tools: settings, messages, timed steps,
-# and where the kernel tree, the worktree and the build directories live.
-# Every tool sources this file and nothing else.
+# Shared library of the iommu-scale tools. Every tool sources this file and
+# nothing else. Its sections follow the data: settings; messages and steps;
+# the kernel tree and its base; worktrees; the series (apply, export,
+# mails); kernel builds; the gates; the benchmarks.
 
 set -euo pipefail
 # errexit also inside $(...): a failing command there ends the substitution
 shopt -s inherit_errexit
 
+# ---- Settings ------------------------------------------------------------
 # The tooling runs on Debian's packages (make deps): put them first, ahead
 # of any other python3 or gcc on the PATH, so that, for example,
 # checkpatch's spdxcheck.py finds python3-ply.
@@ -40,6 +42,8 @@ BASE_TAG=iommu-scale-base
 TREE_BRANCH=iommu-scale/series
 
 TOOL=$(basename "$0")
+
+# ---- Messages, steps and commands --------------------------------------
 
 msg() { printf '%s: %s\n' "$TOOL" "$*" >&2; }
 
@@ -90,6 +94,8 @@ need_cmd() {
 	done
 }
 
+# ---- The kernel tree, its base commit, and the private apt fetch --------
+
 # The kernel tree the series applies to: the user's KERNEL_SRC, or the
 # pinned base in the cache. Prints the repository path.
 kernel_repo() {
@@ -122,6 +128,54 @@ base_commit() {
 		die "base ref '$ref' is not a commit in $repo. Set BASE_REF to a commit, tag or branch of that tree."
 }
 
+# apt_opts: the options of a private apt configuration under $APT_DIR (its
+# own sources list, preferences, lists, state and cache), one per line, so
+# that fetching from the machine's mirror never touches /etc/apt or the
+# system's lists. Set up with apt_dir_init.
+apt_opts() {
+	printf '%s\n' \
+		-o "Dir::Etc::SourceList=$APT_DIR/sources.list" \
+		-o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d" \
+		-o "Dir::Etc::Preferences=$APT_DIR/preferences" \
+		-o "Dir::Etc::PreferencesParts=$APT_DIR/preferences.d" \
+		-o "Dir::State=$APT_DIR/state" \
+		-o "Dir::State::status=$APT_DIR/state/status" \
+		-o "Dir::Cache=$APT_DIR/cache" \
+		-o "Acquire::Languages=none" \
+		-o "APT::Sandbox::User=root"
+}
+apt_dir_init() {
+	mkdir -p "$APT_DIR"/{sources.list.d,preferences.d,state/lists/partial,cache/archives/partial}
+	touch "$APT_DIR/state/status" "$APT_DIR/preferences"
+}
+
+# private_apt DIR TYPE SUITE: a private apt configuration in DIR, which
+# touches nothing of the machine's own apt state, with one source: the
+# machine's Debian mirror (tools/base mirror), TYPE (deb or deb-src) SUITE
+# main; its lists updated (log DIR/update.log). tools/base fetches the
+# pinned .deb and tools/sparse its source package through one.
+# private_apt_get DIR ARGS...: apt-get with that configuration.
+private_apt() {
+	local dir=$1 type=$2 suite=$3 m uri key
+	m=$("$TOP/tools/base" mirror)
+	read -r uri key <<<"$m"
+	[ -f "$key" ] || die "the keyring $key named by the apt sources does not exist, so the private apt configuration could not verify $suite. Run 'make deps' (debian-archive-keyring) or set DEBIAN_MIRROR."
+	APT_DIR=$dir apt_dir_init
+	printf '%s [signed-by=%s] %s %s main\n' "$type" "$key" "$uri" "$suite" >"$dir/sources.list"
+	private_apt_get "$dir" update >"$dir/update.log" 2>&1 || {
+		tail -n 5 "$dir/update.log" >&2
+		die "apt-get update of $suite from the machine's Debian mirror failed (log: $dir/update.log). Check that 'apt-get update' works on this machine."
+	}
+}
+private_apt_get() {
+	local dir=$1 opts
+	shift
+	mapfile -t opts < <(APT_DIR=$dir apt_opts)
+	apt-get -q "${opts[@]}" "$@"
+}
+
+# ---- Worktrees and build directories -----------------------------------
+
 # A short name for the tree, used for worktree and build directories, so
 # that the pinned base and each user tree keep their own.
 tree_id() {
@@ -137,110 +191,80 @@ tree_id() {
 tree_dir() { printf '%s/trees/%s/%s\n' "$CACHE_DIR" "$(tree_id)" "${1:-series}"; }
 build_dir() { printf '%s/build/%s/%s\n' "$CACHE_DIR" "$(tree_id)" "$1"; }
 
+# require_tree DIR: stop unless DIR is a worktree (the series worktree, or
+# one the caller names), saying how to make it
+require_tree() {
+	[ -e "$1/.git" ] ||
+		die "there is no worktree at $1. Run 'make tree' first: it applies patches/ to the base in a worktree, which is where the series is edited."
+}
+
+# new_worktree REPO COMMIT DIR: a detached worktree of REPO at COMMIT in
+# DIR; whatever an interrupted run left at DIR is removed first
+new_worktree() {
+	rm -rf "$3"
+	git -C "$1" worktree prune
+	mkdir -p "$(dirname "$3")"
+	git -C "$1" worktree add -q --detach "$3" "$2"
+}
+
+# scratch_worktree REPO BASE DIR: a throw-away worktree of REPO at BASE in
+# DIR (a leftover from an interrupted run is removed first), removed again
+# when the calling tool exits.
+scratch_worktree() {
+	SCRATCH_REPO=$1 SCRATCH_DIR=$3
+	_scratch_remove() {
+		git -C "$SCRATCH_REPO" worktree remove --force "$SCRATCH_DIR" 2>/dev/null || rm -rf "$SCRATCH_DIR"
+		git -C "$SCRATCH_REPO" worktree prune
+	}
+	_scratch_remove
+	trap _scratch_remove EXIT
+	new_worktree "$@"
+}
+
+# Patches applied to the series worktree for one run, taken out again
+# afterwards (tools/mutation, tools/gate-fixtures):
+#   require_clean_tree TREE WHY  stop unless TREE is a worktree with nothing
+#                                uncommitted (the patch goes on top of it)
+#   apply_for_run TREE PATCH     git apply it; 1 if it no longer applies.
+#                                undo_run_patch (also run on exit, and on
+#                                INT or TERM) takes it out again.
+require_clean_tree() {
+	require_tree "$1"
+	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] ||
+		die "the worktree $1 has uncommitted changes; $2. Commit (then 'make export') or stash them first."
+}
+RUN_PATCH_TREE='' RUN_PATCH=''
+undo_run_patch() {
+	[ -z "$RUN_PATCH" ] || git -C "$RUN_PATCH_TREE" apply -R "$RUN_PATCH"
+	RUN_PATCH=
+}
+apply_for_run() {
+	git -C "$1" apply --check "$2" 2>/dev/null || return 1
+	trap undo_run_patch EXIT
+	trap 'undo_run_patch; exit 130' INT TERM
+	git -C "$1" apply "$2"
+	RUN_PATCH_TREE=$1 RUN_PATCH=$2
+}
+
+# no_hidden_files TREE: stop if TREE has untracked files (builds go to
+# build directories, so there should be none). Debian's packaged .gitignore
+# ignores the whole top level, so a new file never shows in 'git status',
+# is easily left out of a commit, and would be lost with the worktree.
+no_hidden_files() {
+	local hidden
+	hidden=$(git -C "$1" ls-files --others -- ':!:**/__pycache__/**')
+	[ -z "$hidden" ] && return 0
+	printf '%s\n' "$hidden" | sed 's/^/    /' >&2
+	die "the worktree $1 has files (above) that are in no commit. Debian's .gitignore ignores the whole top level, so 'git status' does not show them: add them with 'git add -f' and commit (then 'make export'), or delete them."
+}
+
+# ---- The series: patches/ to the worktree and back, and as mails -------
+
 # Patch names listed in a series file, comments and blank lines dropped.
 series_patches() {
 	local f=$1
 	[ -f "$f" ] || return 0
 	sed -e 's/[[:space:]]*#.*$//' -e 's/^[[:space:]]*//' "$f" | awk 'NF { print $1 }'
-}
-
-# check_config FRAGMENT DOTCONFIG: every CONFIG_ symbol the fragment sets
-# must have the same value in the final .config; olddefconfig drops what
-# it cannot satisfy without a word, so say which ones it dropped.
-check_config() {
-	local frag=$1 dot=$2 bad
-	bad=$(config_mismatch "$frag" "$dot")
-	if [ -n "$bad" ]; then
-		printf '%s\n' "$bad" | sed 's/^/    /' >&2
-		die "olddefconfig dropped or changed the symbols above, which $frag asks for ($dot). Their dependencies are not met: look them up with 'make menuconfig' (search with /) and add what they depend on to the fragment."
-	fi
-}
-
-# config_mismatch FRAGMENT DOTCONFIG: the symbols of FRAGMENT whose value
-# in DOTCONFIG differs, one "CONFIG_X=want (got have)" line each
-config_mismatch() {
-	awk '
-		FNR == NR {
-			if ($0 ~ /^CONFIG_[A-Za-z0-9_]+=/) {
-				i = index($0, "="); want[substr($0, 1, i - 1)] = substr($0, i + 1)
-			} else if ($0 ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) {
-				want[$2] = "n"
-			}
-			next
-		}
-		/^CONFIG_[A-Za-z0-9_]+=/ { i = index($0, "="); have[substr($0, 1, i - 1)] = substr($0, i + 1) }
-		END {
-			for (s in want) {
-				h = (s in have) ? have[s] : "n"
-				if (h != want[s])
-					printf "%s=%s (got %s)\n", s, want[s], (s in have) ? h : "not set"
-			}
-		}' "$1" "$2" | sort
-}
-
-# defined_only TREE FILE: the lines of a config fragment or kunitconfig
-# FILE, without those that set a CONFIG_ symbol no Kconfig of TREE defines
-# (yet: a patch before the one that adds it)
-defined_only() {
-	local tree=$1 file=$2
-	awk '
-		FNR == NR { defined[$2] = 1; next }
-		{
-			sym = ""
-			if (match($0, /^(# )?CONFIG_[A-Za-z0-9_]+[= ]/)) {
-				sym = substr($0, RSTART, RLENGTH - 1)
-				sub(/^(# )?CONFIG_/, "", sym)
-			}
-			if (sym == "" || sym in defined)
-				print
-		}' <(git -C "$tree" grep -h -E '^[[:space:]]*(menu)?config [A-Za-z0-9_]+[[:space:]]*$' -- '*Kconfig*') "$file"
-}
-
-# modules_build TREE BDIR ARCH LOG: the tristates the series touches, as
-# modules (kernel-config/modcheck-ARCH.config on allnoconfig, the symbols
-# TREE does not define yet left out), built into BDIR with modpost. Prints
-# one line saying how many modules were built; returns 1 on a failed
-# build, a modpost error or warning (an unexported symbol, a section
-# mismatch, a missing license) or a symbol of the fragment that did not
-# survive olddefconfig, with the reasons on the following lines.
-modules_build() {
-	local tree=$1 bdir=$2 arch=$3 log=$4 frag rc=0 bad nmods lost
-	frag=$(mktemp)
-	defined_only "$tree" "$TOP/kernel-config/modcheck-$arch.config" >"$frag"
-	if ! { KCONFIG_ALLCONFIG=$frag kmake_arch "$tree" "$bdir" "$arch" allnoconfig &&
-		kmake_arch "$tree" "$bdir" "$arch" olddefconfig; } >"$log" 2>&1; then
-		rm -f "$frag"
-		printf 'configuring the %s module build failed (log %s):\n' "$arch" "$log"
-		tail -n 5 "$log"
-		return 1
-	fi
-	lost=$(config_mismatch "$frag" "$bdir/.config")
-	rm -f "$frag"
-	kmake_arch "$tree" "$bdir" "$arch" vmlinux modules >>"$log" 2>&1 || rc=$?
-	# modpost's own lines: ERROR: modpost: ..., WARNING: modpost: ...
-	bad=$(grep -E '^(ERROR|WARNING): modpost: ' "$log" | sort -u || true)
-	nmods=$(find "$bdir" -name '*.ko' | wc -l)
-	printf '%s: %s modules (log %s)\n' "$arch" "$nmods" "$log"
-	[ "$rc" = 0 ] && [ -z "$bad" ] && [ -z "$lost" ] && [ "$nmods" -gt 0 ] && return 0
-	[ -n "$lost" ] && printf 'olddefconfig dropped what kernel-config/modcheck-%s.config asks for:\n%s\n' "$arch" "$lost"
-	[ -n "$bad" ] && printf '%s\n' "$bad"
-	[ "$rc" != 0 ] && [ -z "$bad" ] && { printf 'the build failed (status %s):\n' "$rc"; grep -E ': error: |\*\*\*' "$log" | head -n 10; }
-	[ "$nmods" -gt 0 ] || echo "no module was built"
-	return 1
-}
-
-# kmake_arch TREE BDIR ARCH ARGS...: make in TREE into BDIR for ARCH
-# (arm64: cross-compiled; x86_64), through ccache, with JOBS jobs
-kmake_arch() {
-	local tree=$1 bdir=$2 arch=$3
-	shift 3
-	mkdir -p "$bdir"
-	if [ "$arch" = arm64 ]; then
-		make -C "$tree" O="$bdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-			CC="ccache aarch64-linux-gnu-gcc" -j"$JOBS" "$@"
-	else
-		make -C "$tree" O="$bdir" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "$@"
-	fi
 }
 
 # format_patches TREE BASE OUTDIR: the commits BASE..HEAD of TREE as
@@ -362,45 +386,188 @@ am_patch() {
 	return 1
 }
 
-# scratch_worktree REPO BASE DIR: a throw-away worktree of REPO at BASE in
-# DIR (a leftover from an interrupted run is removed first), removed again
-# when the calling tool exits.
-scratch_worktree() {
-	SCRATCH_REPO=$1 SCRATCH_DIR=$3
-	_scratch_remove() {
-		git -C "$SCRATCH_REPO" worktree remove --force "$SCRATCH_DIR" 2>/dev/null || rm -rf "$SCRATCH_DIR"
-		git -C "$SCRATCH_REPO" worktree prune
-	}
-	_scratch_remove
-	trap _scratch_remove EXIT
-	mkdir -p "$(dirname "$3")"
-	git -C "$1" worktree add -q --detach "$3" "$2"
+# am_failed PATCH WHERE ADVICE: after a failed am_patch, show git am's
+# output, name the files PATCH conflicts in, and stop with ADVICE
+am_failed() {
+	printf '%s\n' "$AM_LOG" | sed 's/^/    /' >&2
+	die "patch $1 does not apply $2; it conflicts in: ${AM_FILES:-(see the git am output above)}. $3"
 }
 
-# Patches applied to the series worktree for one run, taken out again
-# afterwards (tools/mutation, tools/gates):
-#   require_clean_tree TREE WHY  stop unless TREE is a worktree with nothing
-#                                uncommitted (the patch goes on top of it)
-#   apply_for_run TREE PATCH     git apply it; 1 if it no longer applies.
-#                                undo_run_patch (also run on exit, and on
-#                                INT or TERM) takes it out again.
-require_clean_tree() {
-	[ -e "$1/.git" ] || die "there is no worktree at $1. Run 'make tree' first."
-	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] ||
-		die "the worktree $1 has uncommitted changes; $2. Commit (then 'make export') or stash them first."
+# signed_off_by: the Signed-off-by line of the git identity configured
+# here, the one a patch gets when it is sent.
+signed_off_by() {
+	local name email
+	if ! name=$(git config user.name) || ! email=$(git config user.email); then
+		die "git has no identity configured, and patches are signed off with it when they are sent. Set yours: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
+	fi
+	printf 'Signed-off-by: %s <%s>\n' "$name" "$email"
 }
-RUN_PATCH_TREE='' RUN_PATCH=''
-undo_run_patch() {
-	[ -z "$RUN_PATCH" ] || git -C "$RUN_PATCH_TREE" apply -R "$RUN_PATCH"
-	RUN_PATCH=
+
+# as_sent SOB < PATCH: the patch with SOB added to its trailers unless it
+# already carries it, as format-patch -s or b4 add it at send time.
+as_sent() {
+	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
 }
-apply_for_run() {
-	git -C "$1" apply --check "$2" 2>/dev/null || return 1
-	trap undo_run_patch EXIT
-	trap 'undo_run_patch; exit 130' INT TERM
-	git -C "$1" apply "$2"
-	RUN_PATCH_TREE=$1 RUN_PATCH=$2
+
+# ---- Kernel builds and configs -----------------------------------------
+
+# check_config FRAGMENT DOTCONFIG: every CONFIG_ symbol the fragment sets
+# must have the same value in the final .config; olddefconfig drops what
+# it cannot satisfy without a word, so say which ones it dropped.
+check_config() {
+	local frag=$1 dot=$2 bad
+	bad=$(config_mismatch "$frag" "$dot")
+	if [ -n "$bad" ]; then
+		printf '%s\n' "$bad" | sed 's/^/    /' >&2
+		die "olddefconfig dropped or changed the symbols above, which $frag asks for ($dot). Their dependencies are not met: look them up with 'make menuconfig' (search with /) and add what they depend on to the fragment."
+	fi
 }
+
+# config_mismatch FRAGMENT DOTCONFIG: the symbols of FRAGMENT whose value
+# in DOTCONFIG differs, one "CONFIG_X=want (got have)" line each
+config_mismatch() {
+	awk '
+		FNR == NR {
+			if ($0 ~ /^CONFIG_[A-Za-z0-9_]+=/) {
+				i = index($0, "="); want[substr($0, 1, i - 1)] = substr($0, i + 1)
+			} else if ($0 ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) {
+				want[$2] = "n"
+			}
+			next
+		}
+		/^CONFIG_[A-Za-z0-9_]+=/ { i = index($0, "="); have[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		END {
+			for (s in want) {
+				h = (s in have) ? have[s] : "n"
+				if (h != want[s])
+					printf "%s=%s (got %s)\n", s, want[s], (s in have) ? h : "not set"
+			}
+		}' "$1" "$2" | sort
+}
+
+# defined_only TREE FILE: the lines of a config fragment or kunitconfig
+# FILE, without those that set a CONFIG_ symbol no Kconfig of TREE defines
+# (yet: a patch before the one that adds it)
+defined_only() {
+	local tree=$1 file=$2
+	awk '
+		FNR == NR { defined[$2] = 1; next }
+		{
+			sym = ""
+			if (match($0, /^(# )?CONFIG_[A-Za-z0-9_]+[= ]/)) {
+				sym = substr($0, RSTART, RLENGTH - 1)
+				sub(/^(# )?CONFIG_/, "", sym)
+			}
+			if (sym == "" || sym in defined)
+				print
+		}' <(git -C "$tree" grep -h -E '^[[:space:]]*(menu)?config [A-Za-z0-9_]+[[:space:]]*$' -- '*Kconfig*') "$file"
+}
+
+# modules_build TREE BDIR ARCH LOG: the tristates the series touches, as
+# modules (kernel-config/modcheck-ARCH.config on allnoconfig, the symbols
+# TREE does not define yet left out), built into BDIR with modpost. Prints
+# one line saying how many modules were built; returns 1 on a failed
+# build, a modpost error or warning (an unexported symbol, a section
+# mismatch, a missing license) or a symbol of the fragment that did not
+# survive olddefconfig, with the reasons on the following lines.
+modules_build() {
+	local tree=$1 bdir=$2 arch=$3 log=$4 frag rc=0 bad nmods lost
+	frag=$(mktemp)
+	defined_only "$tree" "$TOP/kernel-config/modcheck-$arch.config" >"$frag"
+	if ! configure_build "$tree" "$bdir" "$arch" "$frag" "$log"; then
+		rm -f "$frag"
+		printf 'configuring the %s module build failed (log %s):\n' "$arch" "$log"
+		tail -n 5 "$log"
+		return 1
+	fi
+	lost=$(config_mismatch "$frag" "$bdir/.config")
+	rm -f "$frag"
+	kmake_arch "$tree" "$bdir" "$arch" vmlinux modules >>"$log" 2>&1 || rc=$?
+	# modpost's own lines: ERROR: modpost: ..., WARNING: modpost: ...
+	bad=$(grep -E '^(ERROR|WARNING): modpost: ' "$log" | sort -u || true)
+	nmods=$(find "$bdir" -name '*.ko' | wc -l)
+	printf '%s: %s modules (log %s)\n' "$arch" "$nmods" "$log"
+	[ "$rc" = 0 ] && [ -z "$bad" ] && [ -z "$lost" ] && [ "$nmods" -gt 0 ] && return 0
+	[ -n "$lost" ] && printf 'olddefconfig dropped what kernel-config/modcheck-%s.config asks for:\n%s\n' "$arch" "$lost"
+	[ -n "$bad" ] && printf '%s\n' "$bad"
+	[ "$rc" != 0 ] && [ -z "$bad" ] && { printf 'the build failed (status %s):\n' "$rc"; grep -E ': error: |\*\*\*' "$log" | head -n 10; }
+	[ "$nmods" -gt 0 ] || echo "no module was built"
+	return 1
+}
+
+# configure_build TREE BDIR ARCH FRAGMENT LOG: BDIR configured as every
+# kernel here is: allnoconfig with FRAGMENT (KCONFIG_ALLCONFIG), then
+# olddefconfig; make's output in LOG. Returns make's status: the caller
+# says what failed, and checks the fragment with check_config or
+# config_mismatch.
+configure_build() {
+	{ KCONFIG_ALLCONFIG=$4 kmake_arch "$1" "$2" "$3" allnoconfig &&
+		kmake_arch "$1" "$2" "$3" olddefconfig; } >"$5" 2>&1
+}
+
+# kmake_arch TREE BDIR ARCH ARGS...: make in TREE into BDIR for ARCH
+# (arm64: cross-compiled; x86_64), through ccache, with JOBS jobs
+kmake_arch() {
+	local tree=$1 bdir=$2 arch=$3
+	shift 3
+	mkdir -p "$bdir"
+	if [ "$arch" = arm64 ]; then
+		make -C "$tree" O="$bdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+			CC="ccache aarch64-linux-gnu-gcc" -j"$JOBS" "$@"
+	else
+		make -C "$tree" O="$bdir" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "$@"
+	fi
+}
+
+# ---- Gates: checkpatch -------------------------------------------------
+
+# checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
+# with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
+# --showfile), on one patch file. Prints the defects; fails if there is any.
+checkpatch_one() {
+	local out rc=0 extra=()
+	# the pinned base is a tarball imported as one commit, with no history:
+	# checkpatch cannot look up the mainline commits a Fixes: tag names
+	# there. With KERNEL_SRC (your tree, with its history) it does.
+	[ -n "${KERNEL_SRC:-}" ] || extra=(--ignore UNKNOWN_COMMIT_ID)
+	out=$(cd "$1" && ./scripts/checkpatch.pl -q --terse --no-summary --mailback \
+		--showfile --strict "${extra[@]}" "$2" 2>&1) || rc=$?
+	# checkpatch asks about MAINTAINERS for every new file; a file that an
+	# F: pattern of a subsystem's entry already covers needs no new line
+	local line file kept=() dropped=0
+	while IFS= read -r line; do
+		file=${line%%:*}
+		if [[ "$line" == *": WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?" ]] &&
+			maintained_file "$1" "$file"; then
+			dropped=$((dropped + 1))
+		else
+			kept+=("$line")
+		fi
+	done <<<"$out"
+	if [ "$dropped" -gt 0 ]; then
+		out=$(printf '%s\n' "${kept[@]}" | sed '/^$/d')
+		[ -n "$out" ] || rc=0
+	fi
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ "$rc" = 0 ] && [ -z "$out" ]
+}
+
+# maintained_file TREE FILE: FILE (which may not exist yet) falls under an
+# entry of TREE's MAINTAINERS other than THE REST.
+maintained_file() {
+	local fake out rc=0
+	fake=$(mktemp)
+	printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n' \
+		"$2" "$2" "$2" >"$fake"
+	out=$(cd "$1" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
+		--no-tree --sections "$fake" 2>&1) || rc=$?
+	rm -f "$fake"
+	[ "$rc" = 0 ] || die "get_maintainer.pl failed on $2: $out"
+	# section names are the lines that are not 'X:<tab>...' fields
+	printf '%s\n' "$out" | awk '/^$/ || /^[A-Z]:\t/ || /^THE REST$/ { next } { found = 1 } END { exit !found }'
+}
+
+# ---- Benchmarks: variants and knobs ------------------------------------
 
 # variant_env NAME...: what a benchmark run records of its variants: the
 # base, and for each variant its patches with a short hash of each.
@@ -541,99 +708,4 @@ native_knobs() {
 	_nnum NATIVE_CMD_NS "$NATIVE_CMD_NS" 0 1000000
 	_nnum NATIVE_SYNC_NS "$NATIVE_SYNC_NS" 0 1000000
 	export THREADS ROUNDS BENCH_SECONDS NATIVE_SHIFT NATIVE_CMD_NS NATIVE_SYNC_NS
-}
-
-# signed_off_by: the Signed-off-by line of the git identity configured
-# here, the one a patch gets when it is sent.
-signed_off_by() {
-	local name email
-	if ! name=$(git config user.name) || ! email=$(git config user.email); then
-		die "git has no identity configured, and patches are signed off with it when they are sent. Set yours: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
-	fi
-	printf 'Signed-off-by: %s <%s>\n' "$name" "$email"
-}
-
-# as_sent SOB < PATCH: the patch with SOB added to its trailers unless it
-# already carries it, as format-patch -s or b4 add it at send time.
-as_sent() {
-	git interpret-trailers --if-exists addIfDifferent --trailer "$1"
-}
-
-# apt_opts: the options of a private apt configuration under $APT_DIR (its
-# own sources list, preferences, lists, state and cache), one per line, so
-# that fetching from the machine's mirror never touches /etc/apt or the
-# system's lists. Set up with apt_dir_init.
-apt_opts() {
-	printf '%s\n' \
-		-o "Dir::Etc::SourceList=$APT_DIR/sources.list" \
-		-o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d" \
-		-o "Dir::Etc::Preferences=$APT_DIR/preferences" \
-		-o "Dir::Etc::PreferencesParts=$APT_DIR/preferences.d" \
-		-o "Dir::State=$APT_DIR/state" \
-		-o "Dir::State::status=$APT_DIR/state/status" \
-		-o "Dir::Cache=$APT_DIR/cache" \
-		-o "Acquire::Languages=none" \
-		-o "APT::Sandbox::User=root"
-}
-apt_dir_init() {
-	mkdir -p "$APT_DIR"/{sources.list.d,preferences.d,state/lists/partial,cache/archives/partial}
-	touch "$APT_DIR/state/status" "$APT_DIR/preferences"
-}
-
-# checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
-# with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
-# --showfile), on one patch file. Prints the defects; fails if there is any.
-checkpatch_one() {
-	local out rc=0 extra=()
-	# the pinned base is a tarball imported as one commit, with no history:
-	# checkpatch cannot look up the mainline commits a Fixes: tag names
-	# there. With KERNEL_SRC (your tree, with its history) it does.
-	[ -n "${KERNEL_SRC:-}" ] || extra=(--ignore UNKNOWN_COMMIT_ID)
-	out=$(cd "$1" && ./scripts/checkpatch.pl -q --terse --no-summary --mailback \
-		--showfile --strict "${extra[@]}" "$2" 2>&1) || rc=$?
-	# checkpatch asks about MAINTAINERS for every new file; a file that an
-	# F: pattern of a subsystem's entry already covers needs no new line
-	local line file kept=() dropped=0
-	while IFS= read -r line; do
-		file=${line%%:*}
-		if [[ "$line" == *": WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?" ]] &&
-			maintained_file "$1" "$file"; then
-			dropped=$((dropped + 1))
-		else
-			kept+=("$line")
-		fi
-	done <<<"$out"
-	if [ "$dropped" -gt 0 ]; then
-		out=$(printf '%s\n' "${kept[@]}" | sed '/^$/d')
-		[ -n "$out" ] || rc=0
-	fi
-	[ -z "$out" ] || printf '%s\n' "$out"
-	[ "$rc" = 0 ] && [ -z "$out" ]
-}
-
-# maintained_file TREE FILE: FILE (which may not exist yet) falls under an
-# entry of TREE's MAINTAINERS other than THE REST.
-maintained_file() {
-	local fake out rc=0
-	fake=$(mktemp)
-	printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n' \
-		"$2" "$2" "$2" >"$fake"
-	out=$(cd "$1" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
-		--no-tree --sections "$fake" 2>&1) || rc=$?
-	rm -f "$fake"
-	[ "$rc" = 0 ] || die "get_maintainer.pl failed on $2: $out"
-	# section names are the lines that are not 'X:<tab>...' fields
-	printf '%s\n' "$out" | awk '/^$/ || /^[A-Z]:\t/ || /^THE REST$/ { next } { found = 1 } END { exit !found }'
-}
-
-# no_hidden_files TREE: stop if TREE has untracked files (builds go to
-# build directories, so there should be none). Debian's packaged .gitignore
-# ignores the whole top level, so a new file never shows in 'git status',
-# is easily left out of a commit, and would be lost with the worktree.
-no_hidden_files() {
-	local hidden
-	hidden=$(git -C "$1" ls-files --others -- ':!:**/__pycache__/**')
-	[ -z "$hidden" ] && return 0
-	printf '%s\n' "$hidden" | sed 's/^/    /' >&2
-	die "the worktree $1 has files (above) that are in no commit. Debian's .gitignore ignores the whole top level, so 'git status' does not show them: add them with 'git add -f' and commit (then 'make export'), or delete them."
 }
