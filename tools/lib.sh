@@ -519,7 +519,18 @@ kmake_arch() {
 	fi
 }
 
-# ---- Gates: checkpatch -------------------------------------------------
+# ---- Gates: warnings and checkpatch -------------------------------------------------
+
+# warning_lines TREE LOG: the warning and error lines of a compiler or
+# sparse log, without line and column and with paths relative to TREE, one
+# of each, sorted: code that moves does not make a warning new
+warning_lines() {
+	grep -E ': (warning|error): ' "$2" |
+		sed -E -e "s#$1/##g" -e 's#^(\.\./)+##' -e 's#^([^: ]+):[0-9]+(:[0-9]+)?:#\1:#' |
+		sort -u || true
+}
+# new_lines OLD NEW: the lines of NEW that OLD lacks (both sorted)
+new_lines() { comm -13 "$1" "$2"; }
 
 # checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
 # with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
