@@ -14,9 +14,9 @@ case was skipped that KNOWN_SKIPS does not list with its reason
 reports of lib.sh's KERNEL_REPORTS: a KUnit case does not fail by itself
 on a KASAN or lockdep report).
 
-tools/ktap (awk, no Python) prints the same lines; it is what a bench
-bundle's boot judge keeps, and the self-tests require both to agree on
-every fixture.
+tools/ktap (awk, no Python) prints the same lines; the boot judge uses it
+(also in a bench bundle), and the self-tests require both to agree on every
+fixture and on the committed boot logs with KUnit.
 """
 import argparse
 import re

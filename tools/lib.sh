@@ -84,7 +84,9 @@ errexit_run() {
 		declare -p | grep -vE '^declare -[a-zA-Z-]*r|^declare -[a-zA-Z-]* (BASH[A-Z_]*|FUNCNAME|GROUPS|PIPESTATUS|DIRSTACK|_|LINENO|RANDOM|SRANDOM|SECONDS|EPOCH[A-Z]*|HISTCMD|SHLVL|COMP_[A-Z]*|OPTIND|OPTERR)(=|$)'
 		declare -f
 	)
-	bash -c 'eval "$(cat <&3)"; exec 3<&-; set -euo pipefail; shopt -s inherit_errexit; "$@"' "$0" "$@" 3<<<"$defs"
+	# the definitions come through a file of their own (a process
+	# substitution), so that no descriptor of the caller's is taken
+	bash -c '. "$1"; shift; set -euo pipefail; shopt -s inherit_errexit; "$@"' "$0" <(printf '%s\n' "$defs") "$@"
 }
 need_cmd() {
 	local c
@@ -324,8 +326,9 @@ require_exported() {
 	[ -e "$wt/.git" ] || return 0
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		die "the variants are built from $PATCHES_DIR, and the series worktree $wt has uncommitted changes, which would be left out. Commit them and run 'make export' first."
-	"$TOP/tools/export" check >/dev/null 2>&1 ||
-		die "the variants are built from $PATCHES_DIR, and the series worktree $wt holds commits that differ from it ('make export-check' shows how). Run 'make export' to benchmark the worktree, or 'FORCE=1 make tree' to drop its work and benchmark patches/."
+	local why
+	why=$("$TOP/tools/export" check 2>&1 >/dev/null) ||
+		die "the variants are built from $PATCHES_DIR, and the series worktree $wt does not match it: $(printf '%s\n' "$why" | grep -m1 'error:' | sed 's/^[^:]*: error: //') Run 'make export' to benchmark the worktree, or 'FORCE=1 make tree' to drop its work and benchmark patches/."
 }
 
 same_patches() {
@@ -485,7 +488,11 @@ modules_build() {
 	kmake_arch "$tree" "$bdir" "$arch" vmlinux modules >>"$log" 2>&1 || rc=$?
 	# modpost's own lines: ERROR: modpost: ..., WARNING: modpost: ...
 	bad=$(grep -E '^(ERROR|WARNING): modpost: ' "$log" | sort -u || true)
-	nmods=$(find "$bdir" -name '*.ko' | wc -l)
+	# modules.order is written again by every build (old .ko files stay)
+	nmods=0
+	if [ -f "$bdir/modules.order" ]; then
+		nmods=$(awk 'NF { n++ } END { print n + 0 }' "$bdir/modules.order")
+	fi
 	printf '%s: %s modules (log %s)\n' "$arch" "$nmods" "$log"
 	[ "$rc" = 0 ] && [ -z "$bad" ] && [ -z "$lost" ] && [ "$nmods" -gt 0 ] && return 0
 	[ -n "$lost" ] && printf 'olddefconfig dropped what kernel-config/modcheck-%s.config asks for:\n%s\n' "$arch" "$lost"
@@ -527,10 +534,10 @@ kmake_arch() {
 warning_lines() {
 	grep -E ': (warning|error): ' "$2" |
 		sed -E -e "s#$1/##g" -e 's#^(\.\./)+##' -e 's#^([^: ]+):[0-9]+(:[0-9]+)?:#\1:#' |
-		sort -u || true
+		LC_ALL=C sort -u || true
 }
-# new_lines OLD NEW: the lines of NEW that OLD lacks (both sorted)
-new_lines() { comm -13 "$1" "$2"; }
+# new_lines OLD NEW: the lines of NEW that OLD lacks (both sorted bytewise)
+new_lines() { LC_ALL=C comm -13 "$1" "$2"; }
 
 # checkpatch_one SRC PATCH: scripts/checkpatch.pl of the tree SRC, --strict
 # with the flags 'b4 prep --check' uses (-q --terse --no-summary --mailback
@@ -638,6 +645,18 @@ variant_load() {
 			VARIANT_PATCHES+=("$(realpath -m "$(dirname "$set")/$p")")
 		done < <(series_patches "$set")
 	done
+}
+
+# variant_uses_series: after variant_load, whether the variant carries
+# patches of the series (patches/NNNN-*.patch), which the worktree may hold
+# newer versions of
+variant_uses_series() {
+	local p top
+	top=$(realpath -m "$PATCHES_DIR")
+	for p in "${VARIANT_PATCHES[@]}"; do
+		[ "$(dirname "$p")" = "$top" ] && return 0
+	done
+	return 1
 }
 
 # bench_knobs: read and validate the make bench knobs from the environment
