@@ -528,6 +528,48 @@ kmake_arch() {
 
 # ---- Gates: warnings and checkpatch -------------------------------------------------
 
+# cell_result FILE CMD...: the result of a make check cell whose inputs
+# FILE is named after. A pass kept in FILE is printed as "pass (cached)"
+# and CMD is not run. Otherwise CMD runs, printing pass, fail or n/a (its
+# details on descriptor 3 go to FILE.txt; a failed CMD is "fail"); the
+# result is printed, and kept in FILE only if it is pass or n/a, so that
+# a failure, transient or not, runs again next time.
+cell_result() {
+	local f=$1 res
+	shift
+	if [ -f "$f" ] && [ "$(head -n 1 "$f")" = pass ]; then
+		echo "pass (cached)"
+		return 0
+	fi
+	if ! res=$("$@" 3>"$f.txt"); then res=fail; fi
+	[ -n "$res" ] || res=fail
+	if [ "$res" = pass ] || [ "$res" = n/a ]; then
+		{ echo "$res"; cat "$f.txt"; } >"$f.tmp" && mv "$f.tmp" "$f"
+	else
+		rm -f "$f"
+	fi
+	echo "$res"
+}
+
+# mutant_verdict STATUS LOG: what a KUnit run (tools/kunit, exit STATUS,
+# output LOG) says of the mutant it ran on: "killed BY" (a case failed, a
+# suite crashed, or a kernel report fired: BY names them), "survived" (the
+# run passed), or "invalid" (it failed with no test result: the mutant did
+# not build or boot, which shows nothing about the tests)
+mutant_verdict() {
+	local rc=$1 log=$2 by
+	if [ "$rc" = 0 ]; then
+		echo survived
+		return
+	fi
+	by=$(awk '
+		/^FAIL .*failed:/ { s = $0; sub(/^.*failed: */, "", s); out = out " " $2 ": " s; next }
+		/^CRASH [^0-9]/ { out = out " " $2 ": crashed"; next }
+		/^SPLAT / { s = $0; sub(/^.*the first: /, "", s); out = out " a kernel report: " s }
+		END { sub(/^ /, "", out); print out }' "$log")
+	if [ -n "$by" ]; then echo "killed $by"; else echo invalid; fi
+}
+
 # warning_lines TREE LOG: the warning and error lines of a compiler or
 # sparse log, without line and column and with paths relative to TREE, one
 # of each, sorted: code that moves does not make a warning new
