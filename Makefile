@@ -237,7 +237,7 @@ selftest: deps ## self-tests of the tooling, with the fixtures in ci/: the fast 
 	@KERNEL_SRC= BASE_REF= tools/base >/dev/null
 	@ci/selftest all
 
-selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (seconds)
+selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (under a minute)
 	@ci/selftest fast
 
 test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check modcheck-x86_64 bench-smoke ## everything CI runs, about 40 minutes cold on 2 cores: deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; not check-full, kunit-debug, mutation, gate-fixtures, bench
