@@ -61,7 +61,7 @@ SHELL := /bin/bash
 # one target at a time: make -j test would let kunit and check move the same worktree
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
-.PHONY: help deps base tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
+.PHONY: help deps base backport-check tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
 	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
@@ -218,8 +218,11 @@ litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 
 bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
 	@tools/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
 
-mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail
+mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail (UML; the mutants marked '# arch: arm64' on the arm-smmu-v3-cmdq suite in QEMU)
 	@tools/mutation
+
+backport-check: base ## the patches with Cc: stable, git am'd onto Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 before and after; results/<date>-backport; not in make test (two more kernel trees)
+	@tools/backport
 
 send: tree ## the series as mails (format-patch + cover letter, To/Cc from get_maintainer.pl); SEND=1 mails them
 	@tools/send

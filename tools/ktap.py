@@ -4,7 +4,7 @@
 parser (tools/testing/kunit/kunit_parser.py), the one kunit.py uses.
 
     tools/ktap.py --kunit-dir TREE/tools/testing/kunit [-k KNOWN_SKIPS]
-                  [--reports REGEX] LOG
+                  [--reports REGEX] [--expected STRING] LOG
 
 Prints one line per suite and a total, and exits 1 if a case failed, a
 suite has no result line (the kernel stopped inside it), fewer suites
@@ -12,7 +12,8 @@ reported than the plan announced, no test ran, a case or a parameter of a
 case was skipped that KNOWN_SKIPS does not list with its reason
 ('suite.case  reason'), or a line of the log matches REGEX (the kernel
 reports of lib.sh's KERNEL_REPORTS: a KUnit case does not fail by itself
-on a KASAN or lockdep report).
+on a KASAN or lockdep report), unless the line holds STRING (lib.sh's
+KERNEL_REPORTS_EXPECTED: the one report a test makes on purpose).
 
 tools/ktap (awk, no Python) prints the same lines; the boot judge uses it
 (also in a bench bundle), and the self-tests require both to agree on every
@@ -65,10 +66,11 @@ class Suite:
         self.bad_skips = []
 
 
-def judge(lines, known, reports, kp, printer):
+def judge(lines, known, reports, kp, printer, expected=""):
     """(output lines, bad) for the console LINES"""
     out = []
-    splat = [l for l in lines if reports and re.search(reports, l)]
+    splat = [l for l in lines if reports and re.search(reports, l)
+             and not (expected and expected in l)]
     root = kp.parse_run_tests(lines, printer)
     St = kp.TestStatus
     if root.status == St.FAILURE_TO_PARSE_TESTS:
@@ -155,6 +157,8 @@ def main(argv=None):
                     help="a Linux tree's tools/testing/kunit (kunit_parser.py)")
     ap.add_argument("-k", dest="known", help="known skips: 'suite.case  reason' lines")
     ap.add_argument("--reports", default="", help="extended regex of kernel report lines")
+    ap.add_argument("--expected", default="",
+                    help="a report line holding this string is expected (KERNEL_REPORTS_EXPECTED)")
     ap.add_argument("log")
     args = ap.parse_args(argv)
     kp, kprint = load_parser(args.kunit_dir)
@@ -163,7 +167,7 @@ def main(argv=None):
         sys.exit(f"ktap.py: error: KTAP log {log} does not exist.")
     lines = log.read_text(errors="replace").splitlines(keepends=True)
     out, bad = judge(lines, read_known(args.known), args.reports, kp,
-                     kprint.Printer(print=False))
+                     kprint.Printer(print=False), args.expected)
     print("\n".join(out))
     return 1 if bad else 0
 
