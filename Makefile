@@ -61,7 +61,7 @@ SHELL := /bin/bash
 # one target at a time: make -j test would let kunit and check move the same worktree
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
-.PHONY: help deps base backport-check tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
+.PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
 	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
@@ -221,6 +221,9 @@ bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (d
 mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail (UML; the mutants marked '# arch: arm64' on the arm-smmu-v3-cmdq suite in QEMU)
 	@tools/mutation
 
+kunit-stable: base ## the KUnit cases of the three SMMUv3 cmdq fixes on arm64 QEMU, on the base alone (each must fail) and with the fixes alone (each must pass); results/<date>-kunit-stable; not in make test (one more arm64 kernel)
+	@tools/kunit-stable
+
 backport-check: base ## the patches with Cc: stable, git am'd onto Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 before and after; results/<date>-backport; not in make test (two more kernel trees)
 	@tools/backport
 
@@ -243,8 +246,10 @@ selftest: deps ## self-tests of the tooling, with the fixtures in ci/: the fast 
 selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (under a minute)
 	@ci/selftest fast
 
-test: deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check modcheck-x86_64 bench-smoke ## everything CI runs, about 40 minutes cold on 2 cores: deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; not check-full, kunit-debug, mutation, gate-fixtures, bench
-	@echo "make test: all steps passed"
+# make test's steps, in order; tools/test-times runs and times each
+TEST_STEPS = deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check modcheck-x86_64 bench-smoke
+test: ## everything CI runs, 61 minutes cold on 2 cores when last measured (3649 s, 2026-12-01): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are
 	@echo "cache: $(CACHE_DIR)"; \

@@ -131,7 +131,7 @@
 #define INC(x, n)	(((x) + (n)) % W)	/* queue_inc_prod_n() */
 #define DIST(a, b)	(((a) + W - (b)) % W)	/* (a - b) & GENMASK(shift, 0) */
 
-/* arm_smmu_queue_has_space(): used <= size && size - used >= n */
+/* queue_has_space(): used <= size && size - used >= n */
 #define HAS_SPACE(p, c, n)	(DIST(p, c) <= S && S - DIST(p, c) >= (n))
 
 /* queue_consumed(llq with cons c, prod p) */
@@ -354,7 +354,7 @@ end_idle:
 check:
 	/*
 	 * llq.prod = arm_smmu_cmdq_gather_prod(atomic64_read(&cmdq->gather), shift);
-	 * if (arm_smmu_queue_has_space(&llq, n + sync)) break;
+	 * if (queue_has_space(&llq, n + sync)) break;
 	 */
 	atomic {
 		gp = gfield;
@@ -382,7 +382,7 @@ check:
 	};
 	/*
 	 * Others may have reserved after our check: wait for our slots.
-	 * while (!arm_smmu_queue_has_space(&llq, n + sync))
+	 * while (!queue_has_space(&llq, n + sync))
 	 *	arm_smmu_cmdq_poll_until_space(smmu, cmdq, &llq, n + sync);
 	 * then write the entries and set their valid bits.
 	 */
@@ -619,7 +619,7 @@ poll:
 		printf("cpu%d: spins for room at prod %d\n", _pid, gp % W) };
 		/*
 		 * do { llq->cons = READ_ONCE(cmdq->q.llq.cons);
-		 * if (llq->cons != cons || arm_smmu_queue_has_space(llq, n))
+		 * if (llq->cons != cons || queue_has_space(llq, n))
 		 * return 0; ...; ret = queue_poll(qp); } while (!ret &&
 		 * atomic_read(&cmdq->lock)) (SPINFIX: the lock test), with cons
 		 * the caller's: llq->prod is still the snapshot's. queue_poll()'s
@@ -684,7 +684,7 @@ poll_spin:
 	/*
 	 * arm_smmu_cmdq_snapshot(): cons, smp_rmb(), gather, smp_rmb(), cons
 	 * again, as one read (see above); then
-	 * if (!arm_smmu_queue_has_space(&llq, n + sync + cmdq->reserve_slack))
+	 * if (!queue_has_space(&llq, n + sync + cmdq->reserve_slack))
 	 * poll for space.
 	 */
 snapshot:
@@ -729,7 +729,7 @@ v1_poll:
 	:: atomic { cons_snap != lc ->
 		/*
 		 * its spin: llq->cons = READ_ONCE(cmdq->q.llq.cons), until
-		 * arm_smmu_queue_has_space() or queue_poll() times out
+		 * queue_has_space() or queue_poll() times out
 		 */
 		lc = cons_snap; goto v1_wait_space }
 	fi;
