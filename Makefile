@@ -104,13 +104,13 @@ help: ## list the targets and knobs
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
 		PGBENCH_PROFILE "$(or $(PGBENCH_PROFILE),0)" "bench-pgtable: 1 runs the kernel again under perf and writes perf-report.txt" \
 		SMOKE_RUNS "$(SMOKE_RUNS)" "bench-smoke-repeat: how many smoke runs in a row" \
-		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 3)" \
+		STRESS_VARIANTS "$(STRESS_VARIANTS)" "stress: variants whose cmdq code the native harness runs (base and cmdq-spinlock, mainline's code, also hit its shadow-cons bug, fixed by patch 1)" \
 		STRESS_SECONDS "$(STRESS_SECONDS)" "stress: seconds per run" \
 		STRESS_THREADS "$(or $(STRESS_THREADS),-)" "stress: issuing threads (unset: 1 .. 2 x nproc)" \
 		STRESS_SHIFTS "$(STRESS_SHIFTS)" "stress: queues of 2^N entries, N from 7 to 19" \
 		STRESS_ERRORS "$(STRESS_ERRORS)" "stress: fractions of commands failed with CERROR_ILL" \
 		STRESS_SEED "$(STRESS_SEED)" "stress: seed of the injected delays and errors (run i uses SEED+i-1)" \
-		STRESS_IRQ_VARIANTS "$(or $(STRESS_IRQ_VARIANTS),-)" "stress: variants whose runs with errors also take GERROR on issuing CPU 0 (mainline loses commands there: its MSI-timeout bug, fixed by patch 1)" \
+		STRESS_IRQ_VARIANTS "$(or $(STRESS_IRQ_VARIANTS),-)" "stress: variants whose runs with errors also take GERROR on issuing CPU 0 (mainline loses commands there: its MSI-timeout bug, fixed by patch 2)" \
 		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
 		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
 
