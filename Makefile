@@ -58,7 +58,7 @@ BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	BOOT_TIMEOUT="$(BOOT_TIMEOUT)"
 
 SHELL := /bin/bash
-# one target at a time: make -j test would let kunit and check move the same worktree
+# one target at a time: the targets share build directories and the 2-core budget
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
