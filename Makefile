@@ -62,7 +62,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short sim sim-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -96,6 +96,8 @@ help: ## list the targets and knobs
 		NATIVE_SHIFT "$(NATIVE_SHIFT)" "bench-native: queue of 2^N entries" \
 		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
 		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \
+		SIM_SECONDS "$(or $(SIM_SECONDS),0.03)" "sim: virtual seconds a run" \
+		NATIVE_BUILDS "$(or $(NATIVE_BUILDS),clean)" "bench-native: the cmdq harness builds that run: clean (no harness point), points (make stress's; as V-points)" \
 		NATIVE_UNITS "$(NATIVE_UNITS)" "bench-native: which harnesses run: cmdq, iova" \
 		IOVA_VARIANTS "$(IOVA_VARIANTS)" "bench-native: variants whose IOVA allocator the iova harness runs (the first also runs again as NAME-aa, the A/A noise)" \
 		IOVA_WORKLOADS "$(IOVA_WORKLOADS)" "bench-native, stress: iova workloads (a same CPU, b cross CPU, c flush queue, d sizes 1..64, e 40960 outstanding)" \
@@ -172,7 +174,8 @@ bench: bench-knobs base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): 
 bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-e): tables, JSON
 	@for u in $(NATIVE_UNITS); do case $$u in \
 	cmdq) VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
-		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" tools/bench-native || exit 1 ;; \
+		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" \
+		NATIVE_BUILDS="$(NATIVE_BUILDS)" tools/bench-native || exit 1 ;; \
 	iova) IOVA_VARIANTS="$(IOVA_VARIANTS)" IOVA_WORKLOADS="$(IOVA_WORKLOADS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" \
 		BENCH_SECONDS="$(SECONDS)" tools/native-iova bench || exit 1 ;; \
 	*) echo "bench-native: NATIVE_UNITS: '$$u' is neither cmdq nor iova" >&2; exit 1 ;; esac; done
@@ -203,6 +206,12 @@ stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watc
 stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/), and of the series' iova code (ci/mutations/iova-*), must be caught by the harnesses
 	@tools/stress mutants
 	@tools/native-iova mutants
+
+sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; about 15 minutes; not in make test
+	@SIM_SECONDS="$(SIM_SECONDS)" tools/native/sim/run
+
+sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time; about 2 minutes
+	@tools/native/sim/short
 
 stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
 	@tools/stress short
@@ -247,8 +256,8 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 	@ci/selftest fast
 
 # make test's steps, in order; tools/test-times runs and times each
-TEST_STEPS = deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short model litmus kunit check modcheck-x86_64 bench-smoke
-test: ## everything CI runs, 61 minutes cold on 2 cores when last measured (3649 s, 2026-12-01): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+TEST_STEPS = deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short sim-short model litmus kunit check modcheck-x86_64 bench-smoke
+test: ## everything CI runs, 61 minutes cold on 2 cores when last measured (3649 s, 2026-12-01): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
 	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are

@@ -21,6 +21,12 @@
  *  - Seeded delays at every shim point, or a schedule file that replays an
  *    interleaving exactly. A watchdog fails the run when nothing moves.
  *
+ * Built with HARNESS_SIM (tools/native/sim/build), the same program runs
+ * under the simulation: every thread is an agent with a virtual clock (the
+ * issuing threads virtual CPUs placed by the machine profile, the fake
+ * SMMU a device agent), time is virtual, and every check stays on.
+ * Built with HARNESS_CLEAN, the driver's code has no harness point.
+ *
  * Exit: 0 all checks passed; 1 a check failed; 2 bad input or the variant
  * refused the set-up; 3 the watchdog fired (no progress).
  */
@@ -34,6 +40,15 @@
 
 #include "shim.h"
 #include "cmdq-features.h"
+
+#ifdef HARNESS_SIM
+/* threads are the simulation's agents, and their time is virtual */
+#define sched_yield() sim_yield()
+#define usleep(us) sim_sleep((u64)(us) * 1000)
+#define IDLE_POLL() sim_sleep(10000)
+#else
+#define IDLE_POLL() sched_yield()
+#endif
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -56,6 +71,8 @@ static struct {
 	unsigned int delay_max_ns, cmd_ns, sync_ns;
 	double seconds, error_rate, watchdog_s;
 	unsigned int time_scale;
+	unsigned int other_ns, lazy;	/* --work unmap: the rest of a map+unmap; a flush per lazy unmaps */
+	int work_unmap;
 	unsigned long long seed;
 	const char *schedule, *feed, *variant;
 	int verbose;
@@ -94,9 +111,21 @@ struct hthread {
 	enum work_kind work;
 	int work_n;
 	int in_handler;
+	int agent;		/* under simulation: its agent */
+#ifdef HARNESS_SIM
+	struct harness_mcs mcs;	/* its queued-spinlock node */
+#endif
 } __attribute__((aligned(64)));
 static struct hthread thr[MAX_THREADS], irq_thr = { .id = -1 };
+#ifdef HARNESS_SIM
+#define self (*(struct hthread **)sim_slot())
+struct harness_mcs *harness_mcs_node(void)
+{
+	return &self->mcs;
+}
+#else
 static __thread struct hthread *self;
+#endif
 
 /* --- the checker (written by the SMMU thread, read by the issuers) --- */
 static struct {
@@ -129,6 +158,10 @@ static u64 n_gather_looks, n_gathered;
 static bool oversubscribed;
 static bool crowded;	/* the issuing threads, the fake SMMU and the IRQ thread share the CPUs */
 static int host_cpus;
+#ifdef HARNESS_SIM
+static int sim_sev_on;
+static u64 sim_cons_lag;	/* ns from a CMD_SYNC's MSI to CONS passing it */
+#endif
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -151,10 +184,14 @@ static void failure(const char *fmt, ...)
 
 static u64 now_ns(void)
 {
+#ifdef HARNESS_SIM
+	return sim_now();
+#else
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+#endif
 }
 
 /*
@@ -183,10 +220,14 @@ static u64 rnd(u64 *s)
 
 static void spin_ns(u64 ns)
 {
+#ifdef HARNESS_SIM
+	sim_advance(ns);
+#else
 	u64 end = now_ns() + ns;
 
 	while (now_ns() < end)
 		__asm__ __volatile__("" ::: "memory");
+#endif
 }
 
 unsigned int harness_possible_cpus(void)
@@ -499,7 +540,11 @@ unsigned long harness_irq_save(const char *func)
 {
 	unsigned long flags = self ? self->irqs_off : 0;
 
+#ifndef HARNESS_CLEAN
 	harness_point("local_irq_save", func, "");
+#else
+	(void)func;
+#endif
 	if (self)
 		__atomic_store_n(&self->irqs_off, 1, __ATOMIC_RELAXED);
 	return flags;
@@ -509,7 +554,13 @@ void harness_irq_restore(unsigned long flags, const char *func)
 {
 	if (self)
 		__atomic_store_n(&self->irqs_off, (int)flags, __ATOMIC_RELAXED);
+#ifndef HARNESS_CLEAN
 	harness_point("local_irq_restore", func, "");
+#else
+	(void)func;
+	if (self)
+		maybe_irq(self);
+#endif
 }
 
 /*
@@ -524,6 +575,12 @@ void harness_udelay(unsigned long us, const char *func)
 {
 	u64 end = now_ns() + us * 1000;
 
+#ifdef HARNESS_SIM
+	harness_point("udelay", func, "queue_poll() backing off");
+	sim_wait(SIM_W_DELAY, us * 1000, "udelay");
+	(void)end;
+	return;
+#endif
 	if (oversubscribed) {
 		harness_point("udelay", func, "queue_poll() backing off");
 		sched_yield();
@@ -552,7 +609,7 @@ static void *smmu_thread(void *arg)
 	u64 rng = cfg.seed * 0x9E3779B97F4A7C15ULL + 7, d0, d1;
 	u32 prod, cons = 0, op, t, mask = (2U << cfg.shift) - 1, errbits = 0, lt = 0, lpos = 0, lrem = 0;
 	u64 seq, ll = 0;
-	bool lsync = false, bad_prod = false;
+	bool lsync = false, bad_prod = false, was_full, completed;
 	__le64 *ent;
 	int i;
 
@@ -572,11 +629,19 @@ static void *smmu_thread(void *arg)
 		if ((prod & mask) == cons) {
 			if (__atomic_load_n(&smmu_stop, __ATOMIC_ACQUIRE))
 				break;
+#ifdef HARNESS_SIM
+			/* idle until a CPU writes PROD */
+			sim_park_on(&reg_prod, 10000);
+#else
 			sched_yield();
+#endif
 			continue;
 		}
+		was_full = ((prod - cons) & mask) == (1U << cfg.shift);
 		llq.prod = cons;
 		ent = Q_ENT(q, cons);
+		/* the SMMU's read of the entry: a snoop of the line the CPU wrote */
+		SIMA(SIM_LOAD, ent, "smmu: read an entry");
 		d0 = __atomic_load_n(&ent[0], __ATOMIC_RELAXED);
 		d1 = __atomic_load_n(&ent[1], __ATOMIC_RELAXED);
 		op = FIELD_GET(CMDQ_0_OP, d0);
@@ -591,6 +656,7 @@ static void *smmu_thread(void *arg)
 		 */
 		if (!(cfg.error_rate > 0 && op == CMDQ_OP_TLBI_NH_VA))
 			__atomic_store_n(&ent[1], POISON, __ATOMIC_RELAXED);
+		completed = op == CMDQ_OP_CMD_SYNC;
 		if (op == CMDQ_OP_CMD_SYNC) {
 			if (lrem)
 				failure("slot %u: a CMD_SYNC inside thread %u's list %llu", Q_IDX(&llq, cons), lt,
@@ -609,8 +675,15 @@ static void *smmu_thread(void *arg)
 				if (msi != (u32 *)ent)
 					failure("CMD_SYNC at slot %u has MSI address %p, not its own slot %p",
 						Q_IDX(&llq, cons), (void *)msi, (void *)ent);
-				else
+				else {
+					SIMA(SIM_STORE, msi, "smmu: MSI write");
 					__atomic_store_n(msi, 0, __ATOMIC_RELEASE);
+#ifdef HARNESS_SIM
+					/* CONS may follow the MSI lazily (IHI 0070 6.3.28): a window */
+					if (sim_cons_lag)
+						sim_advance(sim_cons_lag);
+#endif
+				}
 			}
 			__atomic_fetch_add(&n_sync_checked, 1, __ATOMIC_RELAXED);
 		} else if (op == CMDQ_OP_TLBI_NH_VA) {
@@ -684,6 +757,15 @@ static void *smmu_thread(void *arg)
 		llq.prod = cons;
 		cons = queue_inc_prod_n(&llq, 1) & mask;
 		__atomic_store_n(&reg_cons, cons | errbits, __ATOMIC_RELEASE);
+#ifdef HARNESS_SIM
+		/* CONS is the SMMU's own register: its pollers see the write; SEV on a CMD_SYNC or room again */
+		sim_touch(&reg_cons);
+		if (sim_sev_on && (completed || was_full))
+			sim_sev();
+#else
+		(void)was_full;
+		(void)completed;
+#endif
 		__atomic_fetch_add(&progress, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
@@ -697,7 +779,7 @@ static void *irq_thread(void *arg)
 		if (__atomic_load_n(&gerror_pending, __ATOMIC_ACQUIRE))
 			gerror_handler();
 		else
-			sched_yield();
+			IDLE_POLL();
 	}
 	return NULL;
 }
@@ -822,6 +904,17 @@ static void *cpu_thread(void *arg)
 			op_list(t, t->work_n, false);
 			break;
 		default:
+			if (cfg.work_unmap) {
+				/*
+				 * A dma_map + dma_unmap pair: the IOVA and page-table
+				 * work (other_ns), and the unmap's TLBI + CMD_SYNC; in
+				 * lazy mode one flush (TLBI + CMD_SYNC) per lazy unmaps.
+				 */
+				spin_ns(cfg.other_ns);
+				if (!cfg.lazy || t->ops % cfg.lazy == cfg.lazy - 1)
+					op_batch(t, 1);
+				break;
+			}
 			r = rnd(&t->rng) % 8;
 			if (r < 4)		/* an unmap: TLBI + CMD_SYNC */
 				op_batch(t, 1);
@@ -892,6 +985,9 @@ static void dump_state(const char *why)
 	if (nsteps)
 		printf("  schedule: %d of %d steps replayed\n", sched_count(), nsteps);
 	fflush(stdout);
+#ifdef HARNESS_SIM
+	sim_report_now();
+#endif
 }
 
 static void *watchdog_thread(void *arg)
@@ -1001,6 +1097,15 @@ static void usage(void)
 		"  --feed LIST        put THREAD:SEQ[@LIST.POS/LEN[s]] commands in the queue directly,\n"
 		"                     S for a CMD_SYNC, - for a slot left unwritten, and publish\n"
 		"                     them (the checker's own test)\n"
+		"  --work mix|unmap   what a CPU issues: the mix (unmaps, batches, large\n"
+		"                     invalidations; the default), or map+unmap pairs\n"
+		"  --other-ns N       --work unmap: the rest of a map+unmap (IOVA, page tables)\n"
+		"  --lazy N           --work unmap: one TLBI + CMD_SYNC per N pairs (the flush\n"
+		"                     queue), not one per unmap (strict; 0, the default)\n"
+#ifdef HARNESS_SIM
+		"  --sim-profile=FILE, --sim-set=KEY=VALUE, --sim-report=FILE   the simulation's\n"
+		"                     (tools/native/sim/sim.c); --seconds are virtual\n"
+#endif
 		"  --verbose\n", MAX_THREADS);
 	exit(2);
 }
@@ -1029,7 +1134,79 @@ static double dbl_arg(const char *name, const char *s, double lo, double hi)
 	return v;
 }
 
+/* the shortest run: a virtual millisecond is thousands of calls */
+#ifdef HARNESS_SIM
+#define MIN_SECONDS 0.001
+#else
+#define MIN_SECONDS 0.01
+#endif
+
+/* threads: OS threads, or the simulation's agents */
+struct spawned {
+	void *(*fn)(void *);
+	void *arg;
+};
+#ifdef HARNESS_SIM
+static void sim_start(void *p)
+{
+	struct spawned *sp = p;
+
+	sp->fn(sp->arg);
+}
+#endif
+
+/* kinds of thread: an issuing CPU (0), the SMMU, the harness's own */
+#ifdef HARNESS_SIM
+#define SIM_DEV_KIND SIM_AGENT_DEV
+#define SIM_FREE_KIND SIM_AGENT_FREE
+#else
+#define SIM_DEV_KIND 1
+#define SIM_FREE_KIND 2
+#endif
+
+static void spawn(pthread_t *tid, int *agent, void *(*fn)(void *), void *arg, int kind, int cpu, const char *name)
+{
+#ifdef HARNESS_SIM
+	struct spawned *sp = malloc(sizeof(*sp));
+
+	sp->fn = fn;
+	sp->arg = arg;
+	*agent = sim_spawn(sim_start, sp, kind, cpu, name);
+	(void)tid;
+#else
+	cpu_set_t set;
+
+	(void)agent;
+	(void)name;
+	if (pthread_create(tid, NULL, fn, arg)) {
+		perror("cmdq-harness: pthread_create");
+		exit(2);
+	}
+	if (kind == 0 && cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu % host_cpus, &set);
+		pthread_setaffinity_np(*tid, sizeof(set), &set);
+	}
+#endif
+}
+
+static void join(pthread_t tid, int agent)
+{
+#ifdef HARNESS_SIM
+	(void)tid;
+	while (!sim_finished(agent))
+		sim_sleep(100000);
+#else
+	(void)agent;
+	pthread_join(tid, NULL);
+#endif
+}
+
+#ifdef HARNESS_SIM
+static int harness_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
 	static const struct option opts[] = {
 		{ "variant", 1, 0, 'V' }, { "threads", 1, 0, 't' }, { "cpus", 1, 0, 'c' },
@@ -1037,13 +1214,14 @@ int main(int argc, char **argv)
 		{ "delay", 1, 0, 'd' }, { "delay-max-ns", 1, 0, 'D' }, { "errors", 1, 0, 'e' },
 		{ "irq-cpu", 1, 0, 'i' }, { "msi", 1, 0, 'm' }, { "cmd-ns", 1, 0, 'C' },
 		{ "sync-ns", 1, 0, 'Y' }, { "watchdog", 1, 0, 'w' }, { "schedule", 1, 0, 'k' },
-		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { "time-scale", 1, 0, 'T' }, { 0, 0, 0, 0 },
+		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { "time-scale", 1, 0, 'T' },
+		{ "work", 1, 0, 'W' }, { "other-ns", 1, 0, 'O' }, { "lazy", 1, 0, 'L' }, { 0, 0, 0, 0 },
 	};
-	pthread_t smmu_tid, wd_tid, irq_tid;
+	pthread_t smmu_tid = 0, wd_tid = 0, irq_tid = 0;
+	int smmu_agent = -1, wd_agent = -1, irq_agent = -1;
 	u64 t0 = 0, t1 = 1, cmds = 0, ops = 0, st[ST_NR] = { 0 }, sns = 0, sn = 0, nns = 0, nn = 0;
 	int c, i, ncpu, ret;
 	size_t qbytes;
-	cpu_set_t set;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -1051,7 +1229,7 @@ int main(int argc, char **argv)
 		case 't': cfg.threads = num_arg("--threads", optarg, 1, MAX_THREADS); break;
 		case 'c': cfg.cpus = num_arg("--cpus", optarg, 1, 65536); break;
 		case 's': cfg.shift = num_arg("--shift", optarg, 7, 19); break;
-		case 'S': cfg.seconds = dbl_arg("--seconds", optarg, 0.01, 3600); break;
+		case 'S': cfg.seconds = dbl_arg("--seconds", optarg, MIN_SECONDS, 3600); break;
 		case 'r': cfg.seed = num_arg("--seed", optarg, 0, LONG_MAX); break;
 		case 'd': cfg.delay_permille = num_arg("--delay", optarg, 0, 1000); break;
 		case 'D': cfg.delay_max_ns = num_arg("--delay-max-ns", optarg, 1, 100000000); break;
@@ -1065,6 +1243,15 @@ int main(int argc, char **argv)
 		case 'f': cfg.feed = optarg; break;
 		case 'v': cfg.verbose = 1; break;
 		case 'T': cfg.time_scale = num_arg("--time-scale", optarg, 1, 1000000); break;
+		case 'W':
+			if (strcmp(optarg, "mix") && strcmp(optarg, "unmap")) {
+				fprintf(stderr, "cmdq-harness: --work: '%s' is neither mix nor unmap\n", optarg);
+				exit(2);
+			}
+			cfg.work_unmap = !strcmp(optarg, "unmap");
+			break;
+		case 'O': cfg.other_ns = num_arg("--other-ns", optarg, 0, 100000000); break;
+		case 'L': cfg.lazy = num_arg("--lazy", optarg, 0, 1000000); break;
 		default: usage();
 		}
 	}
@@ -1089,6 +1276,25 @@ int main(int argc, char **argv)
 
 	/* the queue and the device, as arm_smmu_init_one_queue() and probe leave them */
 	smmu.dev = &smmu_dev;
+#ifdef HARNESS_SIM
+	/* the machine's SMMU: its costs, and whether it raises SEV (then the driver waits in WFE) */
+	if (!cfg.cmd_ns)
+		cfg.cmd_ns = (unsigned int)sim_param("t_cmd");
+	if (!cfg.sync_ns)
+		cfg.sync_ns = (unsigned int)sim_param("t_sync");
+	if (cfg.work_unmap && !cfg.other_ns)
+		cfg.other_ns = (unsigned int)sim_param("t_other");
+	sim_sev_on = sim_param("smmu_sev") != 0;
+	sim_cons_lag = (u64)sim_param("t_cons_lag");
+#ifdef ARM_SMMU_FEAT_SEV
+	if (sim_sev_on)
+		smmu.features |= ARM_SMMU_FEAT_SEV;
+#endif
+	if (cfg.threads > sim_cpus()) {
+		fprintf(stderr, "cmdq-harness: --threads %d: the machine profile has %d CPUs\n", cfg.threads, sim_cpus());
+		exit(2);
+	}
+#endif
 	smmu.options = cfg.msi ? ARM_SMMU_OPT_MSIPOLL : 0;
 	smmu.cmdq.q.llq.max_n_shift = cfg.shift;
 	smmu.cmdq.q.ent_dwords = CMDQ_ENT_DWORDS;
@@ -1113,31 +1319,49 @@ int main(int argc, char **argv)
 	}
 	n_dev_err = 0;
 
+#ifdef HARNESS_SIM
+	/* every virtual CPU has a core of its own: nothing is oversubscribed */
+	ncpu = host_cpus = sim_cpus();
+	(void)ncpu;
+	sim_name(&smmu.cmdq.q.llq, sizeof(smmu.cmdq.q.llq), "cmdq->q.llq");
+	sim_name(&smmu.cmdq.owner_prod, sizeof(smmu.cmdq.owner_prod), "cmdq->owner_prod");
+	sim_name(&smmu.cmdq.lock, sizeof(smmu.cmdq.lock), "cmdq->lock");
+	sim_name(&smmu.cmdq.valid_map, sizeof(smmu.cmdq.valid_map), "cmdq->valid_map (pointer)");
+	sim_name(smmu.cmdq.valid_map, ((size_t)1 << cfg.shift) / 8, "valid map");
+#ifdef HARNESS_HAS_GATHER
+	sim_name(&smmu.cmdq.gather, sizeof(smmu.cmdq.gather), "cmdq->gather");
+#endif
+#ifdef HARNESS_HAS_RETRY_LOCK
+	sim_name(&smmu.cmdq.bench_retry_lock, sizeof(smmu.cmdq.bench_retry_lock), "cmdq->bench_retry_lock");
+#endif
+	sim_name(smmu.cmdq.q.base, qbytes, "queue entries");
+	sim_name(&reg_prod, sizeof(reg_prod), "PROD register");
+	sim_name(&reg_cons, sizeof(reg_cons), "CONS register");
+	sim_name(thr, sizeof(thr), "CPUs' own (MCS nodes, stack)");
+	oversubscribed = crowded = false;
+	if (!cfg.time_scale)
+		cfg.time_scale = 1;
+#else
 	ncpu = host_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	oversubscribed = cfg.threads + 1 > ncpu;
 	crowded = cfg.threads + 2 > ncpu;
 	if (!cfg.time_scale)
 		cfg.time_scale = oversubscribed ? 100 : 1;
-	pthread_create(&smmu_tid, NULL, smmu_thread, NULL);
-	pthread_create(&wd_tid, NULL, watchdog_thread, NULL);
+#endif
+	spawn(&smmu_tid, &smmu_agent, smmu_thread, NULL, SIM_DEV_KIND, -1, "smmu");
+	spawn(&wd_tid, &wd_agent, watchdog_thread, NULL, SIM_FREE_KIND, -1, "watchdog");
 	if (cfg.feed) {
 		feed(cfg.feed);
 		goto drain;
 	}
 	if (cfg.irq_cpu < 0)
-		pthread_create(&irq_tid, NULL, irq_thread, NULL);
+		spawn(&irq_tid, &irq_agent, irq_thread, NULL, SIM_FREE_KIND, -1, "irq");
 	step_started = now_ns();
 	t0 = now_ns();
 	for (i = 0; i < cfg.threads; i++) {
 		thr[i].id = i;
 		thr[i].rng = (cfg.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (u64)(i + 1) * 0xBF58476D1CE4E5B9ULL;
-		if (pthread_create(&thr[i].tid, NULL, cpu_thread, &thr[i])) {
-			perror("cmdq-harness: pthread_create");
-			exit(2);
-		}
-		CPU_ZERO(&set);
-		CPU_SET(i % ncpu, &set);
-		pthread_setaffinity_np(thr[i].tid, sizeof(set), &set);
+		spawn(&thr[i].tid, &thr[i].agent, cpu_thread, &thr[i], 0, i, "cpu");
 	}
 	usleep((useconds_t)(cfg.seconds * 1e6));
 	__atomic_store_n(&run_stop, 1, __ATOMIC_RELEASE);
@@ -1147,20 +1371,20 @@ int main(int argc, char **argv)
 	__atomic_store_n(&cur_step, nsteps, __ATOMIC_RELEASE);
 	for (i = 0; i < cfg.threads; i++)
 		if (i != cfg.irq_cpu)
-			pthread_join(thr[i].tid, NULL);
+			join(thr[i].tid, thr[i].agent);
 drain:
 	/* every published command is consumed before the SMMU stops */
 	while ((__atomic_load_n(&reg_cons, __ATOMIC_ACQUIRE) & ((2U << cfg.shift) - 1)) !=
 	       (__atomic_load_n(&reg_prod, __ATOMIC_ACQUIRE) & ((2U << cfg.shift) - 1)))
 		usleep(1000);
 	__atomic_store_n(&smmu_stop, 1, __ATOMIC_RELEASE);
-	pthread_join(smmu_tid, NULL);
+	join(smmu_tid, smmu_agent);
 	__atomic_store_n(&all_done, 1, __ATOMIC_RELEASE);
-	pthread_join(wd_tid, NULL);
+	join(wd_tid, wd_agent);
 	if (cfg.irq_cpu < 0 && !cfg.feed)
-		pthread_join(irq_tid, NULL);
+		join(irq_tid, irq_agent);
 	if (cfg.irq_cpu >= 0 && !cfg.feed)
-		pthread_join(thr[cfg.irq_cpu].tid, NULL);
+		join(thr[cfg.irq_cpu].tid, thr[cfg.irq_cpu].agent);
 
 	for (i = 0; i < cfg.threads; i++) {
 		if (chk[i].next != thr[i].seq_next)
@@ -1186,7 +1410,8 @@ drain:
 	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
 	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
 	       "dev_err=%llu timeouts=%llu oversubscribed=%d time_scale=%u max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
-	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu failures=%llu\n",
+	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu work=%s other_ns=%u lazy=%u ops_per_s_per_cpu=%.0f "
+	       "clock=%s failures=%llu\n",
 	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
 	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
 	       cmds / ((t1 - t0) / 1e9), cmds / ((t1 - t0) / 1e9) / cfg.threads,
@@ -1196,6 +1421,21 @@ drain:
 	       (unsigned long long)st[ST_TRYLOCK_FAIL], (unsigned long long)st[ST_LOCK],
 	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, cfg.time_scale, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
 	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_gather_looks, (unsigned long long)n_gathered,
+	       cfg.work_unmap ? "unmap" : "mix", cfg.other_ns, cfg.lazy, ops / ((t1 - t0) / 1e9) / cfg.threads,
+#ifdef HARNESS_SIM
+	       "virtual",
+#elif defined(HARNESS_CLEAN)
+	       "wall-clean",
+#else
+	       "wall-points",
+#endif
 	       (unsigned long long)n_failures);
 	return n_failures ? 1 : 0;
 }
+
+#ifdef HARNESS_SIM
+int main(int argc, char **argv)
+{
+	return sim_main(argc, argv, harness_main);
+}
+#endif

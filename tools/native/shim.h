@@ -11,6 +11,15 @@
  * mode), counts retries and lock acquisitions, and runs a pending GERROR
  * handler when this thread is the IRQ CPU and its interrupts are on.
  *
+ * Three builds of the one shim:
+ *  - the stress build (the default): every point as above;
+ *  - HARNESS_CLEAN (make bench-native): no point at all. The atomics are
+ *    plain C11 atomics with the kernel's orderings, and nothing is called,
+ *    delayed or counted per access except the per-thread statistics;
+ *  - HARNESS_SIM (make sim): every point also tells the simulation
+ *    (tools/native/sim) what it touches, SIMA() before the access, with
+ *    its address, and SIMW() where the code waits.
+ *
  * With HARNESS_TSAN, every atomic is sequentially consistent and the MMIO
  * accessors are release/acquire. GCC's ThreadSanitizer does not model
  * fences, so the kernel's barriers (dma_wmb(), the control dependencies the
@@ -62,6 +71,26 @@ typedef int64_t ktime_t;
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#if defined(HARNESS_CLEAN) && defined(HARNESS_SIM)
+#error "HARNESS_CLEAN and HARNESS_SIM exclude each other"
+#endif
+#ifdef HARNESS_SIM
+#include "sim.h"
+#define SIMA(kind, addr, op) sim_access(kind, (const void *)(addr), op)
+#define SIMW(kind, ns, op) sim_wait(kind, ns, op)
+/*
+ * A queue entry is written by the driver's queue_write() through
+ * cpu_to_le64(), which has no address. tools/native/sim/build renames the
+ * driver's own function to driver_queue_write(), and every call of it
+ * comes here: one store per cache line the entry touches, then the
+ * driver's code.
+ */
+#define queue_write(dst, src, n) \
+	(sim_store_range((dst), (n) * sizeof(__le64), "queue_write"), driver_queue_write((dst), (src), (n)))
+#else
+#define SIMA(kind, addr, op) ((void)0)
+#define SIMW(kind, ns, op) ((void)0)
+#endif
 #define cpu_to_le64(x) ({ HP("cpu_to_le64", "a queue entry being written"); (x); })
 #define le64_to_cpu(x) (x)
 #define WARN_ON_ONCE(c) harness_warn(!!(c), #c, __func__)
@@ -79,7 +108,11 @@ unsigned int harness_possible_cpus(void);
 /* symbols the driver exports for its KUnit module: nothing to export here */
 #define EXPORT_SYMBOL_IF_KUNIT(sym) extern int harness_no_export
 
+#ifdef HARNESS_CLEAN
+#define HP(op, what) ((void)0)
+#else
 #define HP(op, what) harness_point(op, __func__, what)
+#endif
 
 #ifdef HARNESS_TSAN
 #define MO_RLX __ATOMIC_SEQ_CST
@@ -92,8 +125,10 @@ unsigned int harness_possible_cpus(void);
 #endif
 
 /* points after loads and before stores, so that the window between them can be widened or held */
-#define READ_ONCE(x) ({ __typeof__(x) __v = __atomic_load_n(&(x), MO_RLX); TSAN_SYNC(); HP("READ_ONCE", #x); __v; })
-#define WRITE_ONCE(x, v) do { HP("WRITE_ONCE", #x); TSAN_SYNC(); __atomic_store_n(&(x), (v), MO_RLX); } while (0)
+#define READ_ONCE(x) ({ __typeof__(x) __v; SIMA(SIM_LOAD, &(x), "READ_ONCE"); __v = __atomic_load_n(&(x), MO_RLX); \
+	TSAN_SYNC(); HP("READ_ONCE", #x); __v; })
+#define WRITE_ONCE(x, v) do { HP("WRITE_ONCE", #x); SIMA(SIM_STORE, &(x), "WRITE_ONCE"); TSAN_SYNC(); \
+	__atomic_store_n(&(x), (v), MO_RLX); } while (0)
 
 /*
  * Barriers: fences. GCC's TSan supports no fence at all; under HARNESS_TSAN
@@ -118,15 +153,15 @@ extern int harness_fence_word;
 #define TSAN_SYNC() ((void)0)
 #endif
 #define barrier() __asm__ __volatile__("" ::: "memory")
-#define smp_mb() do { HP("smp_mb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define smp_rmb() do { HP("smp_rmb", ""); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
-#define smp_wmb() do { HP("smp_wmb", ""); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
-#define dma_wmb() do { HP("dma_wmb", ""); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
-#define dma_rmb() do { HP("dma_rmb", ""); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
-#define wmb() do { HP("wmb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define rmb() do { HP("rmb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define mb() do { HP("mb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define __iomb() do { HP("__iomb", ""); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb() do { HP("smp_mb", ""); SIMA(SIM_FENCE, NULL, "smp_mb"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_rmb() do { HP("smp_rmb", ""); SIMA(SIM_FENCE, NULL, "smp_rmb"); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
+#define smp_wmb() do { HP("smp_wmb", ""); SIMA(SIM_FENCE, NULL, "smp_wmb"); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
+#define dma_wmb() do { HP("dma_wmb", ""); SIMA(SIM_FENCE, NULL, "dma_wmb"); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
+#define dma_rmb() do { HP("dma_rmb", ""); SIMA(SIM_FENCE, NULL, "dma_rmb"); __atomic_thread_fence(__ATOMIC_ACQUIRE); } while (0)
+#define wmb() do { HP("wmb", ""); SIMA(SIM_FENCE, NULL, "wmb"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define rmb() do { HP("rmb", ""); SIMA(SIM_FENCE, NULL, "rmb"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define mb() do { HP("mb", ""); SIMA(SIM_FENCE, NULL, "mb"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define __iomb() do { HP("__iomb", ""); SIMA(SIM_FENCE, NULL, "__iomb"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
 #define smp_mb__before_atomic() smp_mb()
 #define smp_mb__after_atomic() smp_mb()
 
@@ -135,12 +170,21 @@ typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;
 typedef struct { s64 counter; } atomic64_t;
 
+#ifdef HARNESS_CLEAN
+#define POINT_AT(op, f, w) ((void)(f), (void)(w))
+#else
+#define POINT_AT(op, f, w) harness_point(op, f, w)
+#endif
 #define ATOMIC_OPS(pfx, T, t)							\
 static inline T pfx##_read_at(const t *v, const char *f, const char *w) \
-	{ T r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); harness_point(#pfx "_read", f, w); return r; } \
-static inline T pfx##_read_acquire(const t *v) { T r = __atomic_load_n(&v->counter, MO_ACQ); TSAN_SYNC(); return r; } \
-static inline void pfx##_set(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_RLX); } \
-static inline void pfx##_set_release(t *v, T i) { TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_REL); }
+	{ T r; SIMA(SIM_LOAD, &v->counter, #pfx "_read"); r = __atomic_load_n(&v->counter, MO_RLX); TSAN_SYNC(); \
+	  POINT_AT(#pfx "_read", f, w); return r; } \
+static inline T pfx##_read_acquire(const t *v) \
+	{ T r; SIMA(SIM_LOAD, &v->counter, #pfx "_read_acquire"); r = __atomic_load_n(&v->counter, MO_ACQ); TSAN_SYNC(); return r; } \
+static inline void pfx##_set(t *v, T i) \
+	{ SIMA(SIM_STORE, &v->counter, #pfx "_set"); TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_RLX); } \
+static inline void pfx##_set_release(t *v, T i) \
+	{ SIMA(SIM_STORE, &v->counter, #pfx "_set_release"); TSAN_SYNC(); __atomic_store_n(&v->counter, i, MO_REL); }
 
 ATOMIC_OPS(atomic, int, atomic_t)
 ATOMIC_OPS(atomic_long, long, atomic_long_t)
@@ -155,12 +199,13 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 	({								\
 		__typeof__((v)->counter) __r;				\
 		HP(name, #v);						\
+		SIMA(SIM_RMW, &(v)->counter, name);			\
 		TSAN_SYNC();						\
 		__r = builtin(&(v)->counter, (i), mo);			\
 		TSAN_SYNC();						\
 		__r;							\
 	})
-#define atomic_set_release(v, i) ({ HP("atomic_set_release", #v); TSAN_SYNC(); __atomic_store_n(&(v)->counter, (i), MO_REL); })
+#define atomic_set_release(v, i) ({ HP("atomic_set_release", #v); SIMA(SIM_STORE, &(v)->counter, "atomic_set_release"); TSAN_SYNC(); __atomic_store_n(&(v)->counter, (i), MO_REL); })
 #define atomic_fetch_add_relaxed(i, v) __RMW("atomic_fetch_add", __atomic_fetch_add, MO_RLX, v, i)
 #define atomic_fetch_inc_relaxed(v) __RMW("atomic_fetch_inc", __atomic_fetch_add, MO_RLX, v, 1)
 #define atomic_fetch_andnot_relaxed(i, v) __RMW("atomic_fetch_andnot", __atomic_fetch_and, MO_RLX, v, ~(i))
@@ -183,6 +228,7 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 	({								\
 		__typeof__(*(ptr)) __old = (o);				\
 		HP(name, #ptr);						\
+		SIMA(SIM_RMW, (ptr), name);				\
 		harness_stat(st);					\
 		TSAN_SYNC();						\
 		if (!__atomic_compare_exchange_n((ptr), &__old, (n), false, mo, MO_RLX)) \
@@ -212,11 +258,13 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 	({								\
 		__typeof__(*(ptr)) VAL;					\
 		for (;;) {						\
+			SIMA(SIM_LOAD, (ptr), name);			\
 			VAL = __atomic_load_n((ptr), mo);		\
 			TSAN_SYNC();					\
 			if (cond)					\
 				break;					\
 			HP(name, #ptr ": " #cond);			\
+			SIMW(SIM_W_RELAX, 0, name);			\
 		}							\
 		VAL;							\
 	})
@@ -233,20 +281,109 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
  * _relaxed forms are not. An x86 host orders them all the same, so the
  * harness cannot show a missing barrier (the litmus tests are for that).
  */
-#define readl_relaxed(a) ({ u32 __r = __atomic_load_n((a), MO_RLX); TSAN_SYNC(); HP("readl", #a); __r; })
-#define readl(a) ({ u32 __r = __atomic_load_n((a), __ATOMIC_ACQUIRE); TSAN_SYNC(); HP("readl", #a); __r; })
-#define writel_relaxed(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), MO_RLX); } while (0)
-#define writel(v, a) do { HP("writel", #a); TSAN_SYNC(); __atomic_store_n((a), (v), __ATOMIC_RELEASE); } while (0)
+#define readl_relaxed(a) ({ u32 __r; SIMA(SIM_MMIO_R, (a), "readl"); __r = __atomic_load_n((a), MO_RLX); TSAN_SYNC(); \
+	HP("readl", #a); __r; })
+#define readl(a) ({ u32 __r; SIMA(SIM_MMIO_R, (a), "readl"); __r = __atomic_load_n((a), __ATOMIC_ACQUIRE); TSAN_SYNC(); \
+	HP("readl", #a); __r; })
+#define writel_relaxed(v, a) do { HP("writel", #a); SIMA(SIM_MMIO_W, (a), "writel"); TSAN_SYNC(); \
+	__atomic_store_n((a), (v), MO_RLX); } while (0)
+#define writel(v, a) do { HP("writel", #a); SIMA(SIM_MMIO_W, (a), "writel"); TSAN_SYNC(); \
+	__atomic_store_n((a), (v), __ATOMIC_RELEASE); } while (0)
 
 /* CPU and interrupts */
-#define cpu_relax() HP("cpu_relax", "")
-#define wfe() HP("wfe", "")
+#define cpu_relax() do { HP("cpu_relax", ""); SIMW(SIM_W_RELAX, 0, "cpu_relax"); } while (0)
+#define wfe() do { HP("wfe", ""); SIMW(SIM_W_WFE, 0, "wfe"); } while (0)
 #define udelay(us) harness_udelay(us, __func__)
 #define local_irq_save(flags) do { (flags) = harness_irq_save(__func__); } while (0)
 #define local_irq_restore(flags) harness_irq_restore(flags, __func__)
 #define num_possible_cpus() harness_possible_cpus()
 
 /* spinlock (the cmdq-spinlock bench variant) */
+#ifdef HARNESS_SIM
+/*
+ * Under simulation, arm64's lock: a queued spinlock (qspinlock), in the
+ * shape that decides its cost. One word holds the locked bit and the queue's
+ * tail. An uncontended lock is one cmpxchg. A contended one appends the
+ * CPU's own node (a cache line of its own) with an RMW on the tail; the
+ * CPU spins on its node until it is the queue's head; the head alone spins
+ * on the lock word until the holder's store releases it, takes it, and
+ * makes its successor the head with one store to that node. So a
+ * hand-off moves the lock word to the head and one node line to the next,
+ * and waiters behind the head touch nothing shared. Not modelled:
+ * qspinlock's pending bit, which spares the first waiter the queue.
+ * The test-and-set loop below (make stress) would have every waiter
+ * hammer the lock word, which is not what a kernel does.
+ */
+struct harness_mcs {
+	struct harness_mcs *next;
+	int locked;
+} __attribute__((aligned(64)));
+typedef struct { uintptr_t val; } spinlock_t;	/* bit 0: locked; the rest: the tail node */
+struct harness_mcs *harness_mcs_node(void);	/* the running CPU's own */
+#define spin_lock_init(l) ((l)->val = 0)
+/* under simulation a memory operation between two points runs alone: plain C is atomic here */
+static inline void harness_spin_lock(spinlock_t *l)
+{
+	struct harness_mcs *me = harness_mcs_node(), *prev;
+	uintptr_t v;
+
+	HP("spin_lock", "");
+	SIMA(SIM_RMW, &l->val, "spin_lock");
+	if (!l->val) {
+		l->val = 1;
+		harness_stat(ST_LOCK);
+		return;
+	}
+	SIMA(SIM_STORE, me, "spin_lock");
+	me->next = NULL;
+	me->locked = 0;
+	SIMA(SIM_RMW, &l->val, "spin_lock");
+	v = l->val;
+	l->val = (v & 1) | (uintptr_t)me;
+	prev = (struct harness_mcs *)(v & ~(uintptr_t)1);
+	if (prev) {
+		SIMA(SIM_STORE, &prev->next, "spin_lock");
+		prev->next = me;
+		for (;;) {	/* behind the head: on its own node */
+			SIMA(SIM_LOAD, &me->locked, "spin_lock_wait");
+			if (me->locked)
+				break;
+			HP("spin_lock_wait", "");
+			SIMW(SIM_W_RELAX, 0, "spin_lock_wait");
+		}
+	}
+	for (;;) {	/* the head: on the lock word */
+		SIMA(SIM_LOAD, &l->val, "spin_lock_wait");
+		if (!(l->val & 1))
+			break;
+		HP("spin_lock_wait", "");
+		SIMW(SIM_W_RELAX, 0, "spin_lock_wait");
+	}
+	SIMA(SIM_RMW, &l->val, "spin_lock");
+	if ((l->val & ~(uintptr_t)1) == (uintptr_t)me) {
+		l->val = 1;	/* the last in the queue: clear the tail */
+	} else {
+		l->val |= 1;
+		for (;;) {	/* the successor is linking itself in */
+			SIMA(SIM_LOAD, &me->next, "spin_lock_wait");
+			if (me->next)
+				break;
+			SIMW(SIM_W_RELAX, 0, "spin_lock_wait");
+		}
+		SIMA(SIM_STORE, &me->next->locked, "spin_lock");
+		me->next->locked = 1;
+	}
+	harness_stat(ST_LOCK);
+}
+static inline void harness_spin_unlock(spinlock_t *l)
+{
+	HP("spin_unlock", "");
+	SIMA(SIM_STORE, &l->val, "spin_unlock");
+	l->val &= ~(uintptr_t)1;
+}
+#define spin_lock(l) harness_spin_lock(l)
+#define spin_unlock(l) harness_spin_unlock(l)
+#else
 typedef struct { int locked; } spinlock_t;
 #define spin_lock_init(l) __atomic_store_n(&(l)->locked, 0, MO_RLX)
 #define spin_lock(l)								\
@@ -257,6 +394,7 @@ typedef struct { int locked; } spinlock_t;
 		harness_stat(ST_LOCK);						\
 	} while (0)
 #define spin_unlock(l) do { HP("spin_unlock", #l); __atomic_store_n(&(l)->locked, 0, MO_REL); } while (0)
+#endif
 
 /* time */
 ktime_t harness_ktime_get(void);

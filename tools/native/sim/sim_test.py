@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Unit tests of the simulation's Python side: simrun.py, calibrate.py,
+predict.py's table helpers. Run: python3 tools/native/sim/sim_test.py"""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calibrate  # noqa: E402
+import simrun  # noqa: E402
+
+OUT = """RESULT variant=series threads=2 cmds=10 lists=5 ops_per_s_per_cpu=1234 cmpxchg=7 failures=0
+SIMPROFILE model=sim-1 profile=p cpus_used=2 virtual_ns=10 cpu_work_ns=5 cpu_park_ns=5 line_ns=3 transfers=4
+SIMPOINT op=smmu: read an entry ns=40 n=2
+SIMPOINT op=cmpxchg ns=30 n=7
+SIMLINE field=cmdq->q.llq lines=1 ns=30 transfers=3 accesses=9
+SIMLINE field=CPUs' own (MCS nodes, stack) lines=4 ns=1 transfers=1 accesses=2
+"""
+
+
+class Parse(unittest.TestCase):
+    def test_fields(self):
+        r = simrun.parse(OUT)
+        self.assertEqual(r["result"]["variant"], "series")
+        self.assertEqual(simrun.rate(r), 1234.0)
+        self.assertEqual(r["profile"]["model"], "sim-1")
+
+    def test_names_with_spaces(self):
+        r = simrun.parse(OUT)
+        self.assertEqual(r["points"][0]["op"], "smmu: read an entry")
+        self.assertEqual(r["points"][0]["ns"], "40")
+        self.assertEqual(r["lines"][1]["field"], "CPUs' own (MCS nodes, stack)")
+        self.assertEqual(r["lines"][1]["lines"], "4")
+
+    def test_no_result(self):
+        self.assertIsNone(simrun.parse("FAIL  something\n")["result"])
+
+
+class Criteria(unittest.TestCase):
+    def test_within(self):
+        self.assertTrue(simrun.within(1.35, 1.0, 0.35))
+        self.assertFalse(simrun.within(1.36, 1.0, 0.35))
+        self.assertTrue(simrun.within(0.65, 1.0, 0.35))
+        self.assertFalse(simrun.within(0.64, 1.0, 0.35))
+
+    def test_order(self):
+        self.assertTrue(simrun.same_order({"a": 1, "b": 3, "c": 2}, {"a": 10, "b": 30, "c": 20}))
+        self.assertFalse(simrun.same_order({"a": 1, "b": 3, "c": 2}, {"a": 10, "b": 20, "c": 30}))
+
+    def pub(self):
+        return [{"cpus": 8, "base": 100, "spinlock": 100, "add": 100},
+                {"cpus": 16, "base": 100, "spinlock": 150, "add": 300},
+                {"cpus": 32, "base": 100, "spinlock": 200, "add": 400}]
+
+    def test_check_holds(self):
+        pred = {"base": [1, 10, 10], "spinlock": [1, 16, 19], "add": [1, 28, 45]}
+        holds, rows = calibrate.check(pred, self.pub())
+        self.assertTrue(holds)
+        self.assertEqual([r["cpus"] for r in rows], [16, 32])  # 8 is below the check's range
+
+    def test_check_fails_on_a_ratio(self):
+        pred = {"base": [1, 10, 10], "spinlock": [1, 16, 19], "add": [1, 28, 60]}
+        holds, rows = calibrate.check(pred, self.pub())
+        self.assertFalse(holds)
+        self.assertFalse(rows[1]["add"]["ok"])
+
+    def test_check_fails_on_the_order(self):
+        # ratios within 35% but spinlock above add at 16
+        pred = {"base": [1, 10, 10], "spinlock": [1, 19, 20], "add": [1, 17, 40]}
+        pub = self.pub()
+        pub[1]["add"] = 200
+        holds, rows = calibrate.check(pred, pub)
+        self.assertFalse(rows[0]["order"])
+        self.assertFalse(holds)
+
+    def test_objective(self):
+        self.assertEqual(calibrate.objective([1, 2], [1, 2]), 0)
+        self.assertGreater(calibrate.objective([2, 2], [1, 2]), 0.4)
+
+
+class Files(unittest.TestCase):
+    def test_published_table(self):
+        rows = calibrate.read_published(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "published-2020.tsv"))
+        self.assertEqual([int(r["cpus"]) for r in rows], [2, 4, 8, 16, 32, 64, 96])
+        self.assertEqual(rows[-1]["base"], 5200)
+
+    def test_profiles_read(self):
+        d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profiles")
+        for name in os.listdir(d):
+            kv = simrun.read_profile(os.path.join(d, name))
+            for k in ("name", "cpus", "t_other", "t_sync", "xfer_scale", "atomics", "t_cons_lag"):
+                self.assertIn(k, kv, "%s lacks %s" % (name, k))
+
+    def test_cache_key_follows_the_binary(self):
+        with tempfile.TemporaryDirectory() as d:
+            b = os.path.join(d, "bin")
+            with open(b, "w") as f:
+                f.write("#!/bin/sh\necho 'RESULT ops_per_s_per_cpu=1 failures=0'\n")
+            os.chmod(b, 0o755)
+            c = os.path.join(d, "cache")
+            self.assertEqual(simrun.rate(simrun.run(b, ["x"], c)), 1)
+            with open(b, "w") as f:
+                f.write("#!/bin/sh\necho 'RESULT ops_per_s_per_cpu=2 failures=0'\n")
+            self.assertEqual(simrun.rate(simrun.run(b, ["x"], c)), 2)
+
+    def test_failed_run_raises(self):
+        with tempfile.TemporaryDirectory() as d:
+            b = os.path.join(d, "bin")
+            with open(b, "w") as f:
+                f.write("#!/bin/sh\necho 'FAIL  a check'\nexit 1\n")
+            os.chmod(b, 0o755)
+            with self.assertRaises(simrun.RunError) as e:
+                simrun.run(b, ["x"])
+            self.assertIn("FAIL  a check", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
