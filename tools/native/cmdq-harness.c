@@ -71,7 +71,7 @@ static struct {
 	unsigned int delay_max_ns, cmd_ns, sync_ns;
 	double seconds, error_rate, watchdog_s;
 	unsigned int time_scale;
-	unsigned int other_ns, lazy;	/* --work unmap: the rest of a map+unmap; a flush per lazy unmaps */
+	unsigned int other_ns, lazy, burst;	/* --work unmap: the rest of a map+unmap; a flush per lazy unmaps; maps before their unmaps */
 	int work_unmap;
 	unsigned long long seed;
 	const char *schedule, *feed, *variant;
@@ -910,6 +910,24 @@ static void *cpu_thread(void *arg)
 				 * work (other_ns), and the unmap's TLBI + CMD_SYNC; in
 				 * lazy mode one flush (TLBI + CMD_SYNC) per lazy unmaps.
 				 */
+				if (cfg.burst > 1) {
+					/*
+					 * The 2020 harness's loop: burst maps, then
+					 * their unmaps; the rest of a pair (other_ns)
+					 * is split evenly between its map and its unmap.
+					 */
+					unsigned int k;
+
+					for (k = 0; k < cfg.burst; k++)
+						spin_ns(cfg.other_ns / 2);
+					for (k = 0; k < cfg.burst; k++) {
+						spin_ns(cfg.other_ns - cfg.other_ns / 2);
+						if (!cfg.lazy || (t->ops + k) % cfg.lazy == cfg.lazy - 1)
+							op_batch(t, 1);
+					}
+					t->ops += cfg.burst - 1;
+					break;
+				}
 				spin_ns(cfg.other_ns);
 				if (!cfg.lazy || t->ops % cfg.lazy == cfg.lazy - 1)
 					op_batch(t, 1);
@@ -1102,6 +1120,8 @@ static void usage(void)
 		"  --other-ns N       --work unmap: the rest of a map+unmap (IOVA, page tables)\n"
 		"  --lazy N           --work unmap: one TLBI + CMD_SYNC per N pairs (the flush\n"
 		"                     queue), not one per unmap (strict; 0, the default)\n"
+		"  --burst N          --work unmap: N maps, then their N unmaps (1, the default:\n"
+		"                     a map and its unmap in turn)\n"
 #ifdef HARNESS_SIM
 		"  --sim-profile=FILE, --sim-set=KEY=VALUE, --sim-report=FILE   the simulation's\n"
 		"                     (tools/native/sim/sim.c); --seconds are virtual\n"
@@ -1215,7 +1235,8 @@ int main(int argc, char **argv)
 		{ "irq-cpu", 1, 0, 'i' }, { "msi", 1, 0, 'm' }, { "cmd-ns", 1, 0, 'C' },
 		{ "sync-ns", 1, 0, 'Y' }, { "watchdog", 1, 0, 'w' }, { "schedule", 1, 0, 'k' },
 		{ "feed", 1, 0, 'f' }, { "verbose", 0, 0, 'v' }, { "time-scale", 1, 0, 'T' },
-		{ "work", 1, 0, 'W' }, { "other-ns", 1, 0, 'O' }, { "lazy", 1, 0, 'L' }, { 0, 0, 0, 0 },
+		{ "work", 1, 0, 'W' }, { "other-ns", 1, 0, 'O' }, { "lazy", 1, 0, 'L' }, { "burst", 1, 0, 'B' },
+		{ 0, 0, 0, 0 },
 	};
 	pthread_t smmu_tid = 0, wd_tid = 0, irq_tid = 0;
 	int smmu_agent = -1, wd_agent = -1, irq_agent = -1;
@@ -1252,6 +1273,7 @@ int main(int argc, char **argv)
 			break;
 		case 'O': cfg.other_ns = num_arg("--other-ns", optarg, 0, 100000000); break;
 		case 'L': cfg.lazy = num_arg("--lazy", optarg, 0, 1000000); break;
+		case 'B': cfg.burst = num_arg("--burst", optarg, 1, 100000); break;
 		default: usage();
 		}
 	}
@@ -1410,7 +1432,7 @@ drain:
 	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
 	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
 	       "dev_err=%llu timeouts=%llu oversubscribed=%d time_scale=%u max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
-	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu work=%s other_ns=%u lazy=%u ops_per_s_per_cpu=%.0f "
+	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu work=%s other_ns=%u lazy=%u burst=%u ops_per_s_per_cpu=%.0f "
 	       "clock=%s failures=%llu\n",
 	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
 	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
@@ -1421,7 +1443,8 @@ drain:
 	       (unsigned long long)st[ST_TRYLOCK_FAIL], (unsigned long long)st[ST_LOCK],
 	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, cfg.time_scale, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
 	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_gather_looks, (unsigned long long)n_gathered,
-	       cfg.work_unmap ? "unmap" : "mix", cfg.other_ns, cfg.lazy, ops / ((t1 - t0) / 1e9) / cfg.threads,
+	       cfg.work_unmap ? "unmap" : "mix", cfg.other_ns, cfg.lazy, cfg.burst ? cfg.burst : 1,
+	       ops / ((t1 - t0) / 1e9) / cfg.threads,
 #ifdef HARNESS_SIM
 	       "virtual",
 #elif defined(HARNESS_CLEAN)

@@ -47,12 +47,14 @@ def parse(text):
 
 
 def args_for(profile, cpus, threads, seconds, shift, lazy=0, sets=(), seed=1,
-             work="unmap", variant="?"):
+             work="unmap", variant="?", burst=1):
     a = ["--sim-profile=" + profile, "--cpus", str(cpus), "--threads", str(threads),
          "--seconds", repr(seconds), "--shift", str(shift), "--work", work,
          "--seed", str(seed), "--variant", variant, "--watchdog", "5"]
     if lazy:
         a += ["--lazy", str(lazy)]
+    if burst > 1:
+        a += ["--burst", str(burst)]
     for kv in sets:
         a.append("--sim-set=" + kv)
     a.append("--sim-report=-")
