@@ -228,6 +228,16 @@ def render_md(rows, env, variants):
                    "rounded up); median commands per issuing thread per second, counted by the harness "
                    "(min-max over rounds). Ratios: throughput of the variant over the first variant, "
                    "round by round, median (min-max).\n")
+        try:
+            nproc = int(e("host_nproc", "0"))
+        except ValueError:
+            nproc = 0
+        over = [t for tl_m in tl.values() for t in tl_m if nproc and int(t) + 1 > nproc]
+        if over:
+            out.append("**Oversubscribed:** at %s thread(s) the issuing threads and the fake SMMU thread "
+                       "outnumber this host's %d CPUs, so those columns measure the host's scheduler as "
+                       "much as the driver; they say nothing about a machine with a CPU for each.\n"
+                       % (", ".join(sorted(set(over), key=int)), nproc))
     else:
         out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs. {e('qemu', '')}, accel "
                    f"{e('accel', '')}, -smp {e('smp', '')}. {e('rounds', '')} rounds, interleaved; "

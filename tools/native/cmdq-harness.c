@@ -103,7 +103,7 @@ struct hthread {
 	u64 rng;
 	const char *op, *func, *what;	/* where it is (atomics: read by the watchdog) */
 	int irqs_off;
-	u64 ops, cmds, syncs, seq_next, spins, lists;
+	u64 ops, cmds, syncs, seq_next, spins, lists, points;
 	u64 sync_ns, sync_n, nosync_ns, nosync_n;	/* time in the issue calls */
 	u64 last_return;	/* when a call of its last returned (ns; the watchdog reads it) */
 	int finished;
@@ -513,6 +513,7 @@ void harness_point(const char *op, const char *func, const char *what)
 	__atomic_store_n(&t->what, what, __ATOMIC_RELAXED);
 	if (t->id < 0)
 		return;
+	t->points++;
 	if (nsteps)
 		sched_wait(t, op, func);
 	if (cfg.delay_permille && !t->in_handler) {
@@ -1240,7 +1241,7 @@ int main(int argc, char **argv)
 	};
 	pthread_t smmu_tid = 0, wd_tid = 0, irq_tid = 0;
 	int smmu_agent = -1, wd_agent = -1, irq_agent = -1;
-	u64 t0 = 0, t1 = 1, cmds = 0, ops = 0, st[ST_NR] = { 0 }, sns = 0, sn = 0, nns = 0, nn = 0;
+	u64 t0 = 0, t1 = 1, cmds = 0, ops = 0, st[ST_NR] = { 0 }, sns = 0, sn = 0, nns = 0, nn = 0, points = 0;
 	int c, i, ncpu, ret;
 	size_t qbytes;
 
@@ -1348,8 +1349,8 @@ int main(int argc, char **argv)
 	sim_name(&smmu.cmdq.q.llq, sizeof(smmu.cmdq.q.llq), "cmdq->q.llq");
 	sim_name(&smmu.cmdq.owner_prod, sizeof(smmu.cmdq.owner_prod), "cmdq->owner_prod");
 	sim_name(&smmu.cmdq.lock, sizeof(smmu.cmdq.lock), "cmdq->lock");
-	sim_name(&smmu.cmdq.valid_map, sizeof(smmu.cmdq.valid_map), "cmdq->valid_map (pointer)");
-	sim_name(smmu.cmdq.valid_map, ((size_t)1 << cfg.shift) / 8, "valid map");
+	sim_name(&smmu.cmdq.valid_map, sizeof(smmu.cmdq.valid_map), "cmdq->valid_map");
+	sim_name(smmu.cmdq.valid_map, ((size_t)1 << cfg.shift) / 8, "valid map words");
 #ifdef HARNESS_HAS_GATHER
 	sim_name(&smmu.cmdq.gather, sizeof(smmu.cmdq.gather), "cmdq->gather");
 #endif
@@ -1414,6 +1415,7 @@ drain:
 				(unsigned long long)thr[i].seq_next, (unsigned long long)chk[i].next);
 		cmds += thr[i].cmds;
 		ops += thr[i].ops;
+		points += thr[i].points;
 		sns += thr[i].sync_ns;
 		sn += thr[i].sync_n;
 		nns += thr[i].nosync_ns;
@@ -1432,7 +1434,7 @@ drain:
 	       "lists=%llu cmds=%llu cmds_per_s=%.0f cmds_per_s_per_thread=%.0f syncs_checked=%llu "
 	       "cmds_checked=%llu errors_injected=%llu cmpxchg=%llu cmpxchg_fail=%llu trylock=%llu trylock_fail=%llu locks=%llu "
 	       "dev_err=%llu timeouts=%llu oversubscribed=%d time_scale=%u max_stall_ms=%.1f watchdog_s=%.1f sync_issue_ns=%.0f "
-	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu work=%s other_ns=%u lazy=%u burst=%u ops_per_s_per_cpu=%.0f "
+	       "nosync_issue_ns=%.0f gather_looks=%llu gathered=%llu work=%s other_ns=%u lazy=%u burst=%u ops_per_s_per_cpu=%.0f points_per_cmd=%.1f "
 	       "clock=%s failures=%llu\n",
 	       cfg.variant, cfg.threads, cfg.cpus, cfg.shift, cfg.msi, cfg.error_rate, cfg.seed,
 	       (t1 - t0) / 1e9, (unsigned long long)ops, (unsigned long long)cmds,
@@ -1444,7 +1446,7 @@ drain:
 	       (unsigned long long)n_dev_err, (unsigned long long)n_timeouts, oversubscribed, cfg.time_scale, max_stall_ns / 1e6, cfg.watchdog_s, sn ? (double)sns / sn : 0.0,
 	       nn ? (double)nns / nn : 0.0, (unsigned long long)n_gather_looks, (unsigned long long)n_gathered,
 	       cfg.work_unmap ? "unmap" : "mix", cfg.other_ns, cfg.lazy, cfg.burst ? cfg.burst : 1,
-	       ops / ((t1 - t0) / 1e9) / cfg.threads,
+	       ops / ((t1 - t0) / 1e9) / cfg.threads, cmds ? (double)points / cmds : 0.0,
 #ifdef HARNESS_SIM
 	       "virtual",
 #elif defined(HARNESS_CLEAN)

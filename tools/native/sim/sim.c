@@ -500,14 +500,42 @@ void sim_name(const void *addr, size_t bytes, const char *name)
 	regions[nregions++].name = name;
 }
 
+/* the fields a line holds, "+"-joined in address order ("cmdq->owner_prod+cmdq->lock") */
 static const char *region_of(uintptr_t a)
 {
-	int i;
+	static char names[MAX_NAMES * 2][160];
+	static int nnames;
+	char buf[160] = "";
+	int i, j, n = 0;
+	uintptr_t hi = a + (1 << LINE_SHIFT);
+	int order[MAX_NAMES];
 
-	for (i = nregions - 1; i >= 0; i--)	/* the last named wins: a field inside a struct */
-		if (a >= regions[i].lo && a < regions[i].hi)
-			return regions[i].name;
-	return "(unnamed)";
+	for (i = 0; i < nregions; i++)
+		if (regions[i].lo < hi && regions[i].hi > a)
+			order[n++] = i;
+	/* address order; a region inside another (a field in its struct) is named alone */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (regions[order[j]].lo < regions[order[i]].lo) {
+				int t = order[i];
+
+				order[i] = order[j];
+				order[j] = t;
+			}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "+" : "", regions[order[i]].name);
+	}
+	if (!n)
+		return "(unnamed)";
+	for (i = 0; i < nnames; i++)
+		if (!strcmp(names[i], buf))
+			return names[i];
+	if (nnames == MAX_NAMES * 2)
+		return "(many)";
+	snprintf(names[nnames], sizeof(names[0]), "%s", buf);
+	return names[nnames++];
 }
 
 #define MAX_OPS 64
