@@ -176,6 +176,9 @@ def main(argv=None):
     try:
         sim.rates("base", counts, [])
     except simrun.RunError as e:
+        if e.status != "failed":
+            print("calibrate: base did not run: %s" % e, file=sys.stderr)
+            return 1
         base_variant = "cmdq-mainline-fixes"
         base_note = ("base failed a harness check under simulation (%s), so the column is "
                      "fitted with cmdq-mainline-fixes, the base plus the three fixes" % e)

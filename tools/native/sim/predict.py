@@ -63,11 +63,14 @@ def main(argv=None):
             a.verdict = "check holds" if cal["holds"] else "check failed: indicative"
     os.makedirs(a.out, exist_ok=True)
     rows = []
+    errors = []
     md = ["# Simulated predictions (model %s)\n" % simrun.MODEL_VERSION,
           "Simulated, not measured: map+unmap per CPU per virtual second, %g virtual seconds a run. "
           "Calibration: %s. The limit is the SMMU's consumption rate divided by the CPUs "
           "(a TLBI + CMD_SYNC per map+unmap in strict mode, one per %d in lazy), measured by the "
-          "same simulation with the issuing side costing nothing.\n" % (a.seconds, a.verdict or "none", LAZY)]
+          "same simulation with the issuing side costing nothing. A cell without a figure says why: "
+          "refused (the variant refuses the queue for that many CPUs), failed (a harness check failed: "
+          "no figure), watchdog (nothing moved).\n" % (a.seconds, a.verdict or "none", LAZY)]
     for prof in a.profile:
         kv = simrun.read_profile(prof)
         ncpu = int(kv["cpus"])
@@ -89,8 +92,9 @@ def main(argv=None):
                             rate = simrun.rate(r)
                             status = "ok"
                         except simrun.RunError as e:
-                            rate, status = None, ("refused" if "exit 2" in str(e) else
-                                                  "watchdog" if "exit 3" in str(e) else "failed")
+                            rate, status = None, e.status
+                            if e.status == "error":
+                                errors.append(str(e))
                         table[(v, n)] = (rate, status)
                         rows.append((pname(prof), mode, shift, v, n, rate, status))
                 limit = smmu_limit(bins[0][1], prof, ncpu, shift, lazy, sets, a)
@@ -139,8 +143,15 @@ def main(argv=None):
                 out.append(contention_md(v, n, r))
         with open(os.path.join(a.out, "profile-%s.md" % pname(prof)), "w") as f:
             f.write("\n".join(out) + "\n")
-    print("predict: %d runs; %s" % (len(rows), os.path.join(a.out, "predictions.md")))
-    return 0
+    bad = {}
+    for r in rows:
+        if r[6] != "ok":
+            bad[r[6]] = bad.get(r[6], 0) + 1
+    print("predict: %d runs (%s); %s" % (len(rows), ", ".join("%d %s" % (n, k) for k, n in sorted(bad.items()))
+                                        or "all ok", os.path.join(a.out, "predictions.md")))
+    for e in errors:
+        print("predict: error: %s" % e, file=sys.stderr)
+    return 1 if errors else 0
 
 
 def smmu_limit(path, prof, ncpu, shift, lazy, sets, a):

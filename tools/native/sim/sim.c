@@ -128,8 +128,8 @@ static double kv_num(const char *key)
 	char *end;
 	double v = strtod(s, &end);
 
-	if (!*s || *end || v < 0)
-		die("the profile %s: %s = '%s' is not a number >= 0", profile_path, key, s);
+	if (!*s || *end || !(v >= 0) || v > 1e12)
+		die("the profile %s: %s = '%s' is not a number from 0 to 1e12", profile_path, key, s);
 	return v;
 }
 
@@ -297,9 +297,29 @@ static ucontext_t sched_uc;
 static struct agent *heap[MAX_AGENTS];
 static int nheap;
 
+/*
+ * Ties in virtual time go by a hash of the instant and the agent, not by
+ * the id alone, which would always favour the low CPUs (those nearest the
+ * home under placement = fill). Still a function of the run's inputs.
+ */
+static uint64_t tie(const struct agent *a)
+{
+	uint64_t x = a->clock * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(a->id + 1) * 0xBF58476D1CE4E5B9ULL;
+
+	x ^= x >> 31;
+	x *= 0x94D049BB133111EBULL;
+	return x ^ (x >> 29);
+}
+
 static bool before(const struct agent *a, const struct agent *b)
 {
-	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+	uint64_t ta, tb;
+
+	if (a->clock != b->clock)
+		return a->clock < b->clock;
+	ta = tie(a);
+	tb = tie(b);
+	return ta < tb || (ta == tb && a->id < b->id);
 }
 
 static void heap_set(int i, struct agent *a)
@@ -566,7 +586,7 @@ struct line {
 	uintptr_t tag;		/* address >> LINE_SHIFT, 0: free */
 	int owner;		/* the agent holding it exclusively, -1 none */
 	u64 sharers[NWORDS];
-	u64 busy_until, write_seq;
+	u64 busy_until, write_seq, other_seq;	/* the last write; the last by another than writer */
 	int writer, cached;
 	u64 ns, xfers, accesses;	/* the profile: requesters' time on it, transfers */
 	struct wnode *waiters;	/* the parked agents that loaded it */
@@ -630,6 +650,8 @@ static int dist_home(const struct agent *a)
 {
 	int d = level_of_cpus(a->cpu, home_cpu);
 
+	if (a->kind == SIM_AGENT_DEV && d < smmu_level + 1)
+		d = smmu_level + 1;
 	return d ? d : 1;
 }
 
@@ -737,8 +759,27 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 {
 	u64 now = a->clock, c;
 	int holder, d, id = a->id;
+	double h;
+
 	if (a->kind == SIM_AGENT_FREE)
 		return 0;
+	/*
+	 * The SMMU's DMA: a read snoops the line from its owner and leaves it
+	 * there (a read-once: the SMMU keeps no copy); a write (the MSI)
+	 * invalidates every cached copy and leaves the line at its home.
+	 */
+	if (a->kind == SIM_AGENT_DEV) {
+		if (l->owner >= 0)
+			c = transfer(l, now, t_class[dist(a, &agents[l->owner])], t_class[dist(a, &agents[l->owner])]);
+		else
+			c = transfer(l, now, from_home(l, a), kind == SIM_LOAD ? 0 : from_home(l, a));
+		if (kind != SIM_LOAD) {
+			l->owner = -1;
+			memset(l->sharers, 0, sizeof(l->sharers));
+		}
+		l->cached = 1;
+		return c;
+	}
 	switch (kind) {
 	case SIM_LOAD:
 		if (l->owner == id || is_sharer(l, id))
@@ -757,44 +798,47 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 		return c;
 	case SIM_STORE:
 	case SIM_RMW:
-		if (kind == SIM_RMW && far_atomics && a->kind == SIM_AGENT_CPU) {
-			/* at the home: every cached copy is invalidated, the line stays there */
+		if (kind == SIM_RMW && far_atomics) {
 			/*
-			 * The request travels to the home, waits there for the
-			 * line behind the requests that arrived before it, is
-			 * executed (t_far) and travels back: a CPU near the home
-			 * gets its answer, and its next try, in sooner.
+			 * At the home: the request travels there (half a
+			 * transfer), waits behind the requests that arrived
+			 * before it, is executed (t_far) and its answer travels
+			 * back; every cached copy is invalidated and the line
+			 * stays at the home. A CPU near the home gets its answer,
+			 * and its next try, in sooner.
 			 */
-			{
-				u64 arrive = now + (u64)(t_class[dist_home(a)] + 0.5), start;
+			u64 arrive, start;
 
-				if (!l->cached) {
-					l->cached = 1;
-					arrive += (u64)t_mem;
-				}
-				start = arrive > l->busy_until ? arrive : l->busy_until;
-				l->busy_until = start + (u64)(t_far + 0.5);
-				l->xfers++;
-				c = l->busy_until + (u64)(t_class[dist_home(a)] + 0.5) - now;
+			h = t_class[dist_home(a)] / 2;
+			arrive = now + (u64)(h + 0.5);
+			if (!l->cached) {
+				l->cached = 1;
+				arrive += (u64)(t_mem + 0.5);
 			}
+			start = arrive > l->busy_until ? arrive : l->busy_until;
+			l->busy_until = start + (u64)(t_far + 0.5);
+			l->xfers++;
+			c = l->busy_until + (u64)(h + 0.5) - now;
 			l->owner = -1;
 			memset(l->sharers, 0, sizeof(l->sharers));
 			return c;
 		}
 		if (l->owner == id) {
-			c = (u64)t_hit;
-		} else {
-			holder = farthest_holder(l, a, &d);
-			if (holder >= 0)
-				c = transfer(l, now, t_class[d], t_class[d]);
-			else if (is_sharer(l, id))
-				c = (u64)t_hit;	/* the only sharer: an upgrade */
-			else
-				c = transfer(l, now, from_home(l, a), from_home(l, a));
-			l->cached = 1;
-			memset(l->sharers, 0, sizeof(l->sharers));
-			l->owner = id;
+			/* held alone: a store hits, an atomic costs t_rmw */
+			return (u64)(kind == SIM_RMW ? t_rmw : t_hit);
 		}
+		holder = farthest_holder(l, a, &d);
+		if (holder >= 0) {
+			c = transfer(l, now, t_class[d], t_class[d]);
+		} else if (is_sharer(l, id)) {
+			c = (u64)t_hit;	/* the only sharer: an upgrade */
+		} else {
+			h = from_home(l, a);
+			c = transfer(l, now, h, h);
+		}
+		l->cached = 1;
+		memset(l->sharers, 0, sizeof(l->sharers));
+		l->owner = id;
 		if (kind == SIM_RMW)
 			c += (u64)t_rmw;
 		return c;
@@ -820,10 +864,15 @@ static void watch(struct agent *a, struct line *l)
 			a->watch[i].seq = seq;
 			return;
 		}
-	if (a->nwatch < WATCH)
+	if (a->nwatch < WATCH) {
 		i = a->nwatch++;
-	else
-		i = (int)(seq % WATCH);	/* replace one: deterministic */
+	} else {
+		int j;
+
+		for (i = 0, j = 1; j < WATCH; j++)	/* replace the oldest */
+			if (a->watch[j].seq < a->watch[i].seq)
+				i = j;
+	}
 	a->watch[i].l = l;
 	a->watch[i].seq = seq;
 	a->watch[i].a = a;
@@ -832,8 +881,11 @@ static void watch(struct agent *a, struct line *l)
 
 static void written(struct agent *a, struct line *l)
 {
+	if (l->writer != a->id) {
+		l->other_seq = l->write_seq;
+		l->writer = a->id;
+	}
 	l->write_seq = ++seq;
-	l->writer = a->id;
 	if (l->waiters)
 		wake_waiters(l, a->clock);
 }
@@ -897,11 +949,12 @@ static void park(u64 max_ns)
 	struct agent *a = cur;
 	int i;
 
-	/* a line written since it was loaded: no wait */
+	/* a line another agent wrote since it was loaded: no wait */
 	for (i = 0; i < a->nwatch; i++) {
 		struct line *l = a->watch[i].l;
+		u64 by_other = l->writer != a->id ? l->write_seq : l->other_seq;
 
-		if (l->writer != a->id && l->write_seq > a->watch[i].seq) {
+		if (by_other > a->watch[i].seq) {
 			a->nwatch = 0;
 			return;
 		}
@@ -939,13 +992,21 @@ void sim_wait(int kind, u64 max_ns, const char *op)
 	if (!cur)
 		return;
 	t0 = cur->clock;
-	if (cur->kind == SIM_AGENT_FREE || (!cur->nwatch && kind != SIM_W_WFE)) {
+	if (kind == SIM_W_DELAY) {
+		/* udelay(): a fixed delay, as the kernel's, whatever is written meanwhile */
+		cur->clock += max_ns;
+		cur->wait_ns += max_ns;
+		op_charge(op, max_ns);
+		reschedule();
+		return;
+	}
+	if (cur->kind == SIM_AGENT_FREE || !cur->nwatch) {
 		/* nothing to wait for: a turn of the loop */
-		sim_advance(kind == SIM_W_DELAY && max_ns ? max_ns : (u64)t_fence);
+		sim_advance((u64)t_fence);
 		return;
 	}
 	cur->wfe = kind == SIM_W_WFE;
-	park(kind == SIM_W_DELAY ? max_ns : 0);
+	park(0);
 	op_charge(op, cur->clock - t0);
 }
 
@@ -961,6 +1022,12 @@ void sim_park_on(const void *addr, u64 max_ns)
 void sim_touch(const void *addr)
 {
 	written(cur, line_of(addr));
+}
+
+void sim_sync(void)
+{
+	if (cur)
+		reschedule();
 }
 
 void sim_sev(void)

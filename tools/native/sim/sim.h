@@ -63,6 +63,8 @@ void sim_park_on(const void *addr, uint64_t max_ns);
 /* the device wrote addr without a cache transfer (its own register): wake its watchers */
 void sim_touch(const void *addr);
 void sim_sev(void);
+/* let every agent with an earlier clock run first: before a plain store others may see */
+void sim_sync(void);
 void sim_advance(uint64_t ns);	/* local work: the clock moves, nothing is shared */
 void sim_sleep(uint64_t ns);	/* a thread that sleeps: the same, not counted as work */
 void sim_yield(void);

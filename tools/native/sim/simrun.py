@@ -15,7 +15,14 @@ MODEL_VERSION = "sim-1"
 
 
 class RunError(Exception):
-    """A run failed a check, hit the watchdog, or printed no result."""
+    """A run failed a check, hit the watchdog, or printed no result.
+    .status: 'failed' (a harness check, exit 1), 'refused' (the variant
+    refused the set-up), 'watchdog' (exit 3), or 'error' (anything else:
+    the simulation's own error, a crash, a timeout)."""
+
+    def __init__(self, msg, status="error"):
+        super().__init__(msg)
+        self.status = status
 
 
 def parse(text):
@@ -76,15 +83,27 @@ def run(binary, args, cache=None):
         if os.path.exists(key):
             with open(key) as f:
                 return json.load(f)
-    p = subprocess.run([binary] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=3600)
+    try:
+        p = subprocess.run([binary] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=3600)
+    except subprocess.TimeoutExpired:
+        raise RunError("%s %s: no end after 3600 s" % (binary, " ".join(args)))
     res = parse(p.stdout)
     if p.returncode != 0 or res["result"] is None:
-        first = next((l for l in p.stdout.splitlines()
-                      if l.startswith(("FAIL", "WATCHDOG", "sim:", "cmdq-harness:"))), "")
+        lines = p.stdout.splitlines()
+        first = next((l for l in lines if l.startswith(("FAIL", "WATCHDOG", "REFUSED", "sim:",
+                                                         "cmdq-harness:"))), "")
+        if any(l.startswith("REFUSED") for l in lines):
+            status = "refused"
+        elif p.returncode == 1 and any(l.startswith("FAIL") for l in lines):
+            status = "failed"
+        elif p.returncode == 3 and any(l.startswith("WATCHDOG") for l in lines):
+            status = "watchdog"
+        else:
+            status = "error"
         raise RunError("%s %s: exit %d%s" % (os.path.basename(os.path.dirname(os.path.dirname(binary))),
                                             " ".join(args), p.returncode,
-                                            (": " + first) if first else ""))
+                                            (": " + first) if first else ""), status)
     res["exit"] = p.returncode
     if key:
         os.makedirs(cache, exist_ok=True)
