@@ -26,11 +26,14 @@ xfer_scale = 1.0           # fitted: every t_xfer above is multiplied by it
 t_hit = 1.5                # assumed: an L1 hit, ~4 cycles at 2.6 GHz
 t_rmw = 7                  # an uncontended atomic on an owned line: LL/SC add p50 6.57 ns, "kp920 24c"
                            # (deepin-community/kernel pull 1333)
-atomics = far
-                           # near" (arm64 commit "Use load LSE atomics for the non-return per-CPU atomic
-                           # operations", v6.18); the same PR 1333 finds STADD far on TSV110, which the
-                           # cmdq does not use on its hot path (atomic_long_xor is the exception)
-t_far = 29
+atomics = far              # TSV110 runs its LSE atomics far, at the home, bypassing L1 ("'far atomic'
+                           # implementations bypassing L1 cache (e.g., TSV110)", deepin-community/kernel
+                           # pull 1333). That overrides the general arm64 rule that value-returning
+                           # atomics "tend to be executed near" (arm64 commit "Use load LSE atomics for
+                           # the non-return per-CPU atomic operations", v6.18); which of TSV110's atomics
+                           # run far is not published, so all of them do here
+t_far = 29                 # the home's time per atomic: uncontended STADD p50 29.00 ns on CPU0 of a
+                           # "kp920 24c" (the same pull 1333; 5.79 ns on CPU1)
 t_mem = 100                # assumed: a line no cache holds (the cmdq's lines always are)
 t_fence = 10               # assumed: a DMB
 t_mmio = 500               # assumed: a non-posted read of CONS (with MSI, only when the queue is full)
