@@ -32,8 +32,21 @@ void harness_dev_err(struct device *dev, const char *func, const char *fmt, ...)
 #define dev_err(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
 #define dev_err_ratelimited(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
 #define dev_notice(dev, ...) harness_dev_err(dev, __func__, __VA_ARGS__)
-#define devm_bitmap_zalloc(dev, nbits, gfp) \
-	calloc(((nbits) + BITS_PER_LONG - 1) / BITS_PER_LONG, sizeof(unsigned long))
+/*
+ * A bitmap on a cache line of its own, as kmalloc() gives one of 64 bytes
+ * or more: where it starts within a line must not depend on what the
+ * program allocated before (under simulation, its command line).
+ */
+static inline void *harness_bitmap_zalloc(size_t nbits)
+{
+	size_t bytes = (((nbits) + BITS_PER_LONG - 1) / BITS_PER_LONG) * sizeof(unsigned long);
+	void *p = aligned_alloc(SMP_CACHE_BYTES, (bytes + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1));
+
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+#define devm_bitmap_zalloc(dev, nbits, gfp) harness_bitmap_zalloc(nbits)
 
 struct static_key_false {
 	int enabled;
