@@ -213,11 +213,23 @@ def render_md(rows, env, variants):
         out.append("")
 
     e = env.get
-    native = e("kind") == "native"
-    out.append(f"# iommu-scale {'native harness' if native else 'benchmark'}: {' '.join(variants)}\n")
+    simulated = e("kind") == "simulated"
+    native = e("kind") == "native" or simulated
+    title = "simulated native harness" if simulated else "native harness" if native else "benchmark"
+    out.append(f"# iommu-scale {title}: {' '.join(variants)}\n")
     if "command" in env:
         out.append(f"Command: `{env['command']}`\n")
-    if native:
+    if simulated:
+        out.append(f"Simulated, not measured: model {e('model', '')}, profile {e('profile', '')} "
+                   f"({e('sim_args', '')}); the native harness's own code and checks on virtual CPUs "
+                   "(tools/native/sim), virtual time. "
+                   f"Queue 2^{e('shift', '')}. {e('rounds', '')} round(s): a run is a function of its "
+                   f"parameters and seed, so rounds differ only by seed; {e('seconds', '')} virtual s per "
+                   f"point. Run {e('date', '')}. Base: {e('base', '')}.\n")
+        out.append("Cells: median virtual time in an issue call with a CMD_SYNC / without one (us, 0.1 us "
+                   "steps, rounded up); commands per virtual CPU per virtual second (min-max over rounds). "
+                   "Ratios: throughput of the variant over the first variant.\n")
+    elif native:
         out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs, {e('host_kernel', '')}. "
                    "Native harness (tools/native): each variant's own cmdq code, real threads pinned "
                    "round-robin, a fake SMMU thread; "
@@ -229,7 +241,7 @@ def render_md(rows, env, variants):
                    "(min-max over rounds). Ratios: throughput of the variant over the first variant, "
                    "round by round, median (min-max).\n")
         try:
-            nproc = int(e("host_nproc", "0"))
+            nproc = 0 if simulated else int(e("host_nproc", "0"))
         except ValueError:
             nproc = 0
         over = [t for tl_m in tl.values() for t in tl_m if nproc and int(t) + 1 > nproc]
