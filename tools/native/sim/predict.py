@@ -14,7 +14,8 @@ profile; the other profiles take its t_other and t_sync (software and
 SMMU, not interconnect). Also the contention profiles at 16 and 64 CPUs,
 strict, queue 2^16, of the first and the last variant.
 
-Writes DIR/predictions.tsv, DIR/predictions.md, DIR/profile-*.md and one
+Writes DIR/predictions.tsv, DIR/predictions.md (and predictions-summary.md:
+strict, the largest queue), DIR/profile-*.md and one
 gnuplot data file per profile and mode. Every figure is labelled
 simulated, with its model version and profile.
 """
@@ -122,6 +123,18 @@ def main(argv=None):
                                                           ("%.0f" % r[5] if r[5] is not None else "-", r[6])))
     with open(os.path.join(a.out, "predictions.md"), "w") as f:
         f.write("\n".join(md) + "\n")
+    # the summary the notes include: strict, the largest queue, every profile
+    big = max(map(int, a.shifts.split()))
+    summary = ["# Simulated predictions, strict, queue 2^%d (model %s)\n" % (big, simrun.MODEL_VERSION),
+               md[1]]
+    keep = False
+    for line in md[2:]:
+        if line.startswith("## "):
+            keep = line.endswith("strict, queue 2^%d\n" % big) or line.endswith("strict, queue 2^%d" % big)
+        if keep:
+            summary.append(line)
+    with open(os.path.join(a.out, "predictions-summary.md"), "w") as f:
+        f.write("\n".join(summary) + "\n")
     # contention profiles: strict, 2^16, 16 and 64 CPUs, first and last variant
     for prof in a.profile:
         kv = simrun.read_profile(prof)
