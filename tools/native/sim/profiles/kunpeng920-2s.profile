@@ -3,7 +3,9 @@
 # Every value has its source beside it. "assumed" marks a value no public
 # source gives; the sensitivity table (make sim) shows what each one moves.
 # t_other, t_sync and xfer_scale are the fit's three constants: the values
-# here are the fit's result (tools/native/sim/calibrate), not a source.
+# here are where the fit starts, not a source. make sim fits them
+# (tools/native/sim/calibrate.py) and runs every prediction with the fit's
+# values (calibration.json, --sim-set), never with these.
 name = kunpeng920-2s
 cpus = 96                  # 2 x 48: John Garry's D06, 2..96 CPUs, lore 37734fe9-8b67-3cf3-2925-2fee549cb45a@huawei.com
 # topology: wayca-scheduler tools/kp920.2P.6CCL/README.md: "96 cores, in 4 Dies
@@ -22,7 +24,7 @@ t_xfer.machine = 160       # across sockets: not published as a c2c figure. Assu
                            # figure; the HCCS link is "<230 ns" (IEEE Micro 2021, Kunpeng 920 paper,
                            # quoted second-hand), and NUMA distance 20-22 vs 12 (numactl -H,
                            # lore 3bf726af-e519-4cc2-a692-19a0cf99fca7@arm.com)
-xfer_scale = 1.0           # fitted: every t_xfer above is multiplied by it
+xfer_scale = 1.0           # fitted (from 1.0): every t_xfer above, and t_far, is multiplied by it
 t_hit = 1.5                # assumed: an L1 hit, ~4 cycles at 2.6 GHz
 t_rmw = 7                  # an uncontended atomic on an owned line: LL/SC add p50 6.57 ns, "kp920 24c"
                            # (deepin-community/kernel pull 1333)
@@ -47,5 +49,5 @@ smmu_sev = 1               # features 0x00000fef (SEV, MSI, COHERENCY set), Hi16
 smmu_msi = 1               #   54b0c8b9-d079-f832-2338-11cf6b09fa00@huawei.com
 queue_shift = 16           # "allocated 65536 entries for cmdq" (the same boot log)
 t_cmd = 100                # assumed: the SMMU's time for one TLBI (no public figure)
-t_sync = 200               # fitted: the SMMU's time for one CMD_SYNC, with its MSI
-t_other = 1500             # fitted: the rest of one map+unmap (IOVA, page tables, the 4 KiB memcpy)
+t_sync = 200               # fitted (from 200): the SMMU's time for one CMD_SYNC, with its MSI
+t_other = 1500             # fitted (from 1500): the rest of one map+unmap (IOVA, page tables, the 4 KiB memcpy)
