@@ -210,7 +210,7 @@ stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) an
 sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; about 9 minutes on 2 cores (calibration 303 s, predictions 173 s, 2026-12-02); not in make test
 	@SIM_SECONDS="$(SIM_SECONDS)" tools/native/sim/run
 
-sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time; about 2 minutes
+sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time, the core-to-core probe; about 35 s on 2 cores
 	@tools/native/sim/short
 
 stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
