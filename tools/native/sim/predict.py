@@ -75,10 +75,7 @@ def main(argv=None):
     for prof in a.profile:
         kv = simrun.read_profile(prof)
         ncpu = int(kv["cpus"])
-        sets = []
-        for k, v in sorted(fitted.items()):
-            if os.path.realpath(prof) == fit_profile or k != "xfer_scale":
-                sets.append("%s=%.6g" % (k, v))
+        sets = fit_sets(prof, fitted, fit_profile)
         counts = [n for n in map(int, a.counts.split()) if n <= ncpu]
         for mode in a.modes.split():
             lazy = LAZY if mode == "lazy" else 0
@@ -139,8 +136,7 @@ def main(argv=None):
     for prof in a.profile:
         kv = simrun.read_profile(prof)
         ncpu = int(kv["cpus"])
-        sets = ["%s=%.6g" % (k, v) for k, v in sorted(fitted.items())
-                if os.path.realpath(prof) == fit_profile or k != "xfer_scale"]
+        sets = fit_sets(prof, fitted, fit_profile)
         out = ["# Contention profiles (simulated, model %s, profile %s, strict, queue 2^16)\n" %
                (simrun.MODEL_VERSION, pname(prof)), "Calibration: %s.\n" % (a.verdict or "none")]
         for v, path in (bins[0], bins[-1]):
@@ -165,6 +161,14 @@ def main(argv=None):
     for e in errors:
         print("predict: error: %s" % e, file=sys.stderr)
     return 1 if errors else 0
+
+
+def fit_sets(prof, fitted, fit_profile):
+    """The fit's --sim-set values for a profile: all of them on the profile
+    it was fitted on; on another, t_other and t_sync but not the
+    interconnect's xfer_scale."""
+    return ["%s=%.6g" % (k, v) for k, v in sorted(fitted.items())
+            if os.path.realpath(prof) == fit_profile or k != "xfer_scale"]
 
 
 def smmu_limit(path, prof, ncpu, shift, lazy, sets, a):

@@ -94,27 +94,28 @@ class Files(unittest.TestCase):
             for k in ("name", "cpus", "t_other", "t_sync", "xfer_scale", "atomics", "t_cons_lag"):
                 self.assertIn(k, kv, "%s lacks %s" % (name, k))
 
+    @staticmethod
+    def script(path, body):
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(path, 0o755)
+        return path
+
     def test_cache_key_follows_the_binary(self):
         with tempfile.TemporaryDirectory() as d:
-            b = os.path.join(d, "bin")
-            with open(b, "w") as f:
-                f.write("#!/bin/sh\necho 'RESULT ops_per_s_per_cpu=1 failures=0'\n")
-            os.chmod(b, 0o755)
+            b = self.script(os.path.join(d, "bin"), "echo 'RESULT ops_per_s_per_cpu=1 failures=0'\n")
             c = os.path.join(d, "cache")
             self.assertEqual(simrun.rate(simrun.run(b, ["x"], c)), 1)
-            with open(b, "w") as f:
-                f.write("#!/bin/sh\necho 'RESULT ops_per_s_per_cpu=2 failures=0'\n")
+            self.script(b, "echo 'RESULT ops_per_s_per_cpu=2 failures=0'\n")
             self.assertEqual(simrun.rate(simrun.run(b, ["x"], c)), 2)
 
     def test_failed_run_raises(self):
         with tempfile.TemporaryDirectory() as d:
-            b = os.path.join(d, "bin")
-            with open(b, "w") as f:
-                f.write("#!/bin/sh\necho 'FAIL  a check'\nexit 1\n")
-            os.chmod(b, 0o755)
+            b = self.script(os.path.join(d, "bin"), "echo 'FAIL  a check'\nexit 1\n")
             with self.assertRaises(simrun.RunError) as e:
                 simrun.run(b, ["x"])
             self.assertIn("FAIL  a check", str(e.exception))
+            self.assertEqual(e.exception.status, "failed")
 
 
 if __name__ == "__main__":
