@@ -48,10 +48,12 @@ STRESS_ENV = STRESS_VARIANTS="$(STRESS_VARIANTS)" STRESS_SECONDS="$(STRESS_SECON
 	STRESS_THREADS="$(STRESS_THREADS)" STRESS_SHIFTS="$(STRESS_SHIFTS)" STRESS_ERRORS="$(STRESS_ERRORS)" \
 	STRESS_SEED="$(STRESS_SEED)" STRESS_IRQ_VARIANTS="$(STRESS_IRQ_VARIANTS)" \
 	IOVA_STRESS_VARIANTS="$(IOVA_STRESS_VARIANTS)" IOVA_WORKLOADS="$(IOVA_WORKLOADS)"
-VERSION ?= 2
+VERSION ?=
 SEND ?= 0
 SMOKE_RUNS ?= 30
-export VERSION SEND
+SERIES ?=
+MBOX ?=
+export VERSION SEND SERIES MBOX
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)" \
 	BENCH_CONFIG="$(BENCH_CONFIG)" VERIFY="$(VERIFY)" DMA_DIR="$(DMA_DIR)" DMA_BITS="$(DMA_BITS)" \
@@ -62,7 +64,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short sim sim-short model litmus send send-check build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short sim sim-short model litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -113,8 +115,10 @@ help: ## list the targets and knobs
 		STRESS_ERRORS "$(STRESS_ERRORS)" "stress: fractions of commands failed with CERROR_ILL" \
 		STRESS_SEED "$(STRESS_SEED)" "stress: seed of the injected delays and errors (run i uses SEED+i-1)" \
 		STRESS_IRQ_VARIANTS "$(or $(STRESS_IRQ_VARIANTS),-)" "stress: variants whose runs with errors also take GERROR on issuing CPU 0 (mainline loses commands there: its MSI-timeout bug, fixed by patch 2)" \
-		VERSION "$(VERSION)" "send: series version (v1, v2, ...)" \
-		SEND "$(SEND)" "send: 1 mails with git send-email; otherwise a dry run"
+		VERSION "$(or $(VERSION),-)" "send: the version to send (unset: each series' next, from patches/versions)" \
+		SERIES "$(or $(SERIES),-)" "send: only these series of patches/series (unset: all)" \
+		SEND "$(SEND)" "send: 0 writes the mails (b4 send -o, the dry run); reflect mails them to you; 1 to the list" \
+		MBOX "$(or $(MBOX),-)" "trailers: the mbox of replies whose Reviewed-by, Acked-by and Tested-by b4 collects"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
@@ -236,11 +240,14 @@ kunit-stable: base ## the KUnit cases of the three SMMUv3 cmdq fixes on arm64 QE
 backport-check: base ## the patches with Cc: stable, git am'd onto Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 before and after; results/<date>-backport; not in make test (two more kernel trees)
 	@tools/backport
 
-send: tree ## the series as mails (format-patch + cover letter, To/Cc from get_maintainer.pl); SEND=1 mails them
+send: tree ## each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list
 	@tools/send
 
-send-check: tree ## the mails 'make send' writes apply with git am to the same tree as 'make tree'
-	@tools/send roundtrip
+send-check: tree ## make send's dry run, then each series through b4 am and git am on its base (or prerequisite), and all in turn give make tree's tree
+	@tools/send check
+
+trailers: tree ## b4 trailers -u from the replies in MBOX=FILE on each series' branch, into the series worktree, then make export
+	@tools/trailers
 
 notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
 	@tools/notes
