@@ -280,7 +280,8 @@ series_patches() {
 # is fixed, so the same commits always give the same bytes. A commit's note
 # (refs/notes/commits: the project history a patch carries below its ---
 # line, which is not part of the commit message) is written there, and
-# am_patch puts it back.
+# am_patch puts it back. These are the files of patches/, not mails: b4
+# writes the mails (tools/send).
 format_patches() {
 	git -C "$1" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c core.abbrev=7 -c format.from=false \
@@ -641,7 +642,8 @@ checkpatch_one() {
 }
 
 # maintained_file TREE FILE: FILE (which may not exist yet) falls under an
-# entry of TREE's MAINTAINERS other than THE REST.
+# entry of TREE's MAINTAINERS other than THE REST (make check's question
+# of a new file, not an address for mail: b4 --auto-to-cc finds those).
 maintained_file() {
 	local fake out rc=0
 	fake=$(mktemp)
