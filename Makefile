@@ -252,7 +252,7 @@ trailers: tree ## b4 trailers -u from the replies in MBOX=FILE on each series' b
 notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
 	@tools/notes
 
-notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/
+notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/, or its front page (<= 150 lines) from patches/ and the results it cites
 	@tools/notes check
 
 selftest: deps ## self-tests of the tooling, with the fixtures in ci/: the fast tier and the integration cases that need the pinned base

@@ -32,6 +32,7 @@ results.md is recomputed to the byte (tools/results_test.py checks that).
 gnuplot draws the plots from summary.tsv (tools/report).
 """
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -481,6 +482,83 @@ def render_notes(notes):
     return "\n".join(out) + "\n"
 
 
+FRONT_KINDS = ("hardware", "simulated", "QEMU TCG", "native harness", "UML")
+
+
+def front_page_problems(notes, top):
+    """What is wrong with the front page of MAINTAINERS-notes.md: its
+    length, and its table of patches against patches/series, the patches
+    and the results directories its rows cite. An empty list: nothing."""
+    notes, top = Path(notes), Path(top)
+    lines = notes.read_text().splitlines()
+    probs = []
+    if "<!-- end front page -->" not in lines:
+        return ["no '<!-- end front page -->' line"]
+    end = lines.index("<!-- end front page -->") + 1
+    if end > 150:
+        probs.append(f"the front page is {end} lines, more than 150")
+    try:
+        a = lines.index("<!-- front page table -->", 0, end)
+        b = lines.index("<!-- end front page table -->", a, end)
+    except ValueError:
+        return probs + ["no '<!-- front page table -->' ... '<!-- end front page table -->' block"]
+    # the series of each patch, from patches/series
+    want, name = {}, None
+    for l in (top / "patches" / "series").read_text().splitlines():
+        m = re.match(r"#\s*mail:\s*(\S+)", l)
+        if m:
+            name = m.group(1)
+        elif l.strip() and not l.startswith("#"):
+            want[l.strip()[:4]] = (name, l.strip())
+    seen = set()
+    for l in lines[a + 3:b]:
+        cells = [c.strip() for c in l.strip().strip("|").split("|")]
+        if len(cells) != 8:
+            probs.append(f"a row has {len(cells)} cells, not 8: {l[:60]}")
+            continue
+        num, _, series, stable, _, figure, evidence, _ = cells
+        if num not in want:
+            probs.append(f"{num}: not a patch of patches/series")
+            continue
+        seen.add(num)
+        if series != want[num][0]:
+            probs.append(f"{num}: series '{series}', patches/series says '{want[num][0]}'")
+        patch = (top / "patches" / want[num][1]).read_text()
+        msg = patch.split("\n---\n", 1)[0]
+        has = re.search(r"^Cc: stable@vger\.kernel\.org", msg, re.M) is not None
+        if stable not in ("yes", "no") or (stable == "yes") != has:
+            probs.append(f"{num}: stable '{stable}', but the patch {'has' if has else 'has no'} Cc: stable")
+        if evidence == "none":
+            if not figure.startswith("no figure"):
+                probs.append(f"{num}: a figure with no evidence")
+            continue
+        m = re.fullmatch(r"(.+); (results/[\w./-]+)", evidence)
+        if not m:
+            probs.append(f"{num}: evidence '{evidence}' is not 'KIND; results/DIR'")
+            continue
+        kind, rdir = m.groups()
+        if not kind.startswith(FRONT_KINDS):
+            probs.append(f"{num}: kind '{kind}' is none of {', '.join(FRONT_KINDS)}")
+        if kind.startswith("simulated"):
+            pm = re.fullmatch(r"simulated \(([\w.-]+)\)", kind)
+            if not pm or not (top / "tools/native/sim/profiles" / (pm.group(1) + ".profile")).is_file():
+                probs.append(f"{num}: a simulated figure names no machine profile of tools/native/sim/profiles")
+        d = top / rdir
+        if not d.is_dir():
+            probs.append(f"{num}: {rdir} does not exist")
+            continue
+        text = ""
+        for f in sorted(d.rglob("*")):
+            if f.is_file() and f.suffix in (".md", ".tsv", ".txt", ".dat", ".json"):
+                text += f.read_text(errors="replace")
+        for tok in re.findall(r"(?<![\w.])\d+\.\d+(?![\d.])", figure):
+            if tok not in text:
+                probs.append(f"{num}: the figure {tok} is not in {rdir}")
+    for num in sorted(set(want) - seen):
+        probs.append(f"{num}: no row on the front page")
+    return probs
+
+
 def main(argv):
     cmds = {"report": report, "pgreport": pgreport}
     try:
@@ -491,6 +569,11 @@ def main(argv):
             lines, sane = smoke_check(argv[1])
             print("\n".join(lines))
             return 0 if sane else 1
+        if len(argv) == 2 and argv[0] == "front-page-check":
+            probs = front_page_problems(argv[1], Path(argv[1]).resolve().parent)
+            for p in probs:
+                print(f"results.py: front page: {p}", file=sys.stderr)
+            return 1 if probs else 0
         if len(argv) == 3 and argv[0] == "notes" and argv[2] in ("update", "check", "render"):
             notes = Path(argv[1])
             text = render_notes(notes)

@@ -201,6 +201,67 @@ class Notes(unittest.TestCase):
         self.assertEqual(results.render_notes(notes), notes.read_text())
 
 
+class FrontPage(unittest.TestCase):
+    """the front page of MAINTAINERS-notes.md against patches/ and results/"""
+
+    ROW = "| {n} | what | {s} | {st} | ready | {fig} | {ev} | none |"
+
+    def make(self, t, rows, extra=0):
+        (t / "patches").mkdir()
+        (t / "patches" / "series").write_text("# mail: one\n0001-a.patch\n\n# mail: two after=one\n0002-b.patch\n")
+        (t / "patches" / "0001-a.patch").write_text("Subject: a\n\nWhy.\n\nCc: stable@vger.kernel.org\n---\n diff\n")
+        (t / "patches" / "0002-b.patch").write_text("Subject: b\n\nWhy.\n---\nCc: stable@vger.kernel.org below the line\n")
+        (t / "results" / "r").mkdir(parents=True)
+        (t / "results" / "r" / "results.md").write_text("| x | 1.23x (0.98-1.50) |\n")
+        (t / "tools/native/sim/profiles").mkdir(parents=True)
+        (t / "tools/native/sim/profiles/m1.profile").write_text("")
+        head = ["# notes", ""] + [""] * extra + ["<!-- front page table -->",
+                "| patch | what | series | stable | state | figure | evidence | open |", "|---|---|---|---|---|---|---|---|"]
+        (t / "N.md").write_text("\n".join(head + rows + ["<!-- end front page table -->", "<!-- end front page -->", "# record", ""]))
+        return results.front_page_problems(t / "N.md", t)
+
+    def good(self):
+        return [self.ROW.format(n="0001", s="one", st="yes", fig="1.23x (0.98-1.50) on v7.3.4", ev="UML; results/r"),
+                self.ROW.format(n="0002", s="two", st="no", fig="no figure: by reading", ev="none")]
+
+    def run_case(self, rows, extra=0):
+        with tempfile.TemporaryDirectory() as t:
+            return self.make(Path(t), rows, extra)
+
+    def test_good(self):
+        self.assertEqual(self.run_case(self.good()), [])
+
+    def test_a_figure_not_in_its_results(self):
+        rows = self.good()
+        rows[0] = rows[0].replace("1.23x", "1.24x")
+        self.assertEqual(self.run_case(rows), ["0001: the figure 1.24 is not in results/r"])
+
+    def test_rows_series_stable(self):
+        rows = self.good()
+        self.assertEqual(self.run_case(rows[:1]), ["0002: no row on the front page"])
+        self.assertIn("0002: series 'one', patches/series says 'two'",
+                      self.run_case([rows[0], rows[1].replace("| two |", "| one |")]))
+        # a Cc: stable below the --- line is not the patch's
+        self.assertEqual(self.run_case([rows[0], rows[1].replace("| no |", "| yes |")]),
+                         ["0002: stable 'yes', but the patch has no Cc: stable"])
+
+    def test_evidence(self):
+        rows = self.good()
+        self.assertIn("0002: a figure with no evidence", self.run_case([rows[0], rows[1].replace("no figure", "0.5x")]))
+        self.assertIn("0001: kind 'guess' is none of hardware, simulated, QEMU TCG, native harness, UML",
+                      self.run_case([rows[0].replace("UML;", "guess;"), rows[1]]))
+        self.assertIn("0001: a simulated figure names no machine profile of tools/native/sim/profiles",
+                      self.run_case([rows[0].replace("UML;", "simulated (m2);"), rows[1]]))
+        self.assertEqual(self.run_case([rows[0].replace("UML;", "simulated (m1);"), rows[1]]), [])
+        self.assertIn("0001: results/q does not exist", self.run_case([rows[0].replace("results/r", "results/q"), rows[1]]))
+
+    def test_length(self):
+        self.assertEqual(self.run_case(self.good(), extra=150), ["the front page is 159 lines, more than 150"])
+
+    def test_the_notes_front_page(self):
+        self.assertEqual(results.front_page_problems(TOP / "MAINTAINERS-notes.md", TOP), [])
+
+
 class Committed(unittest.TestCase):
     """every committed run with a points.tsv, recomputed"""
 
