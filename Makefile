@@ -114,6 +114,7 @@ help: ## list the targets and knobs
 		STRESS_SHIFTS "$(STRESS_SHIFTS)" "stress: queues of 2^N entries, N from 7 to 19" \
 		STRESS_ERRORS "$(STRESS_ERRORS)" "stress: fractions of commands failed with CERROR_ILL" \
 		STRESS_SEED "$(STRESS_SEED)" "stress: seed of the injected delays and errors (run i uses SEED+i-1)" \
+		MODEL_FORCE "$(or $(MODEL_FORCE),-)" "model: 1 runs pan even when a passing run with the same inputs is cached" \
 		STRESS_IRQ_VARIANTS "$(or $(STRESS_IRQ_VARIANTS),-)" "stress: variants whose runs with errors also take GERROR on issuing CPU 0 (mainline loses commands there: its MSI-timeout bug, fixed by patch 2)" \
 		VERSION "$(or $(VERSION),-)" "send: the version to send (unset: each series' next, from patches/versions)" \
 		SERIES "$(or $(SERIES),-)" "send: only these series of patches/series (unset: all)" \
@@ -222,7 +223,7 @@ stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSa
 	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native-iova stress
 	@tools/native-iova mutants
 
-model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 verifies
+model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 verifies; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
 	@tools/model
 
 litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
