@@ -324,6 +324,35 @@ merge_series() {
 		}' "$1" "$2"
 }
 
+# mail_plan [SERIES-FILE]: the mailed series of a series file (default
+# $PATCHES_DIR/series, tools/send), one line each, in order: NAME RFC(0|1) AFTER(-|NAME) FIRST LAST
+# (the 1-based positions of its patches in patches/series)
+mail_plan() {
+	awk '
+		function flush() { if (name != "") print name, rfc, after, first, last }
+		/^#[[:space:]]*mail:/ {
+			flush()
+			sub(/^#[[:space:]]*mail:[[:space:]]*/, "")
+			name = $1; rfc = 0; after = "-"; first = n + 1; last = n
+			for (i = 2; i <= NF; i++) {
+				if ($i == "rfc") rfc = 1
+				else if ($i ~ /^after=/) after = substr($i, 7)
+				else { printf "unknown word \"%s\" in a mail: line\n", $i > "/dev/stderr"; bad = 1 }
+			}
+			next
+		}
+		/^[[:space:]]*(#|$)/ { next }
+		{
+			n++
+			if (name == "") { printf "patch %s comes before any \"# mail: NAME\" line\n", $1 > "/dev/stderr"; bad = 1 }
+			last = n
+		}
+		END { flush(); exit bad }' "${1:-$PATCHES_DIR/series}"
+}
+# change_id_of NAME: the change-id that $PATCHES_DIR/versions records for
+# the mailed series NAME
+change_id_of() { awk -v n="$1" '$1 == "change-id" && $2 == n { print $3 }' "$PATCHES_DIR/versions"; }
+
 # same_patches DIR_A DIR_B: do two patch directories hold the same series
 # (same names in the same order) and the same patch files? Prints the
 # differences.
