@@ -64,7 +64,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short sim sim-short model litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short sim sim-short model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -201,6 +201,9 @@ bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the f
 bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
 	@tools/smoke
 
+smoke-kernels: base ## build what make bench-smoke boots (the bare, base and series Images, the guest) and stop; make test does it in the background
+	@tools/smoke build
+
 stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-e), real threads; any check, hang or TSan report fails
 	@$(STRESS_ENV) tools/stress
 	@$(STRESS_ENV) tools/native-iova stress
@@ -225,6 +228,9 @@ stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSa
 
 model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 verifies; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
 	@tools/model
+
+herd7: base ## build the pinned herd7 (tools/herd7.pin) into the cache, once; make litmus does it first when it is missing
+	@tools/herd7 >/dev/null
 
 litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
 	@tools/litmus
@@ -264,8 +270,13 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 	@ci/selftest fast
 
 # make test's steps, in order; tools/test-times runs and times each
-TEST_STEPS = deps selftest checkpatch notes-check tree export-check quilt-check send-check stress-short sim-short model litmus kunit check modcheck-x86_64 bench-smoke
-test: ## everything CI runs, 61 minutes cold on 2 cores when last measured (3649 s, 2026-12-01): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+# (tools/test-times: bg:T runs T in the background with JOBS=1, join:T waits
+# for it). The builds that no step needs before litmus or the end (herd7,
+# the x86_64 module build, the smoke's three arm64 Images) start as soon as
+# the tree exists, and take the core that the single-threaded steps after
+# it (self-tests, checkpatch, quilt, b4) leave idle.
+TEST_STEPS = deps tree bg:herd7 bg:modcheck-x86_64 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short model join:herd7 litmus kunit check join:modcheck-x86_64 join:smoke-kernels bench-smoke
+test: ## everything CI runs, 61 minutes cold on 2 cores when last measured (3649 s, 2026-12-01): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; herd7, modcheck's kernel and the smoke's Images build in the background from the start; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
 	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are

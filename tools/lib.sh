@@ -26,6 +26,14 @@ JOBS=${JOBS:-$(nproc)}
 KERNEL_SRC=${KERNEL_SRC:-}
 BASE_REF=${BASE_REF:-}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+# ccache's depend mode: a miss compiles once, and the compiler's own -MMD
+# output (kbuild passes -Wp,-MMD) names the headers to hash, where the
+# default mode runs the preprocessor first on every miss. Measured on this
+# project's arm64 kernel/ and mm/ (2026-12-02, 2 cores, empty caches): 169 s
+# by default, 125 s in depend mode, 13 s when hit. It gives up the
+# preprocessed-output hits across different configs, which the kernels here
+# do not share anyway. CCACHE_NODEPEND=1 turns it off.
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 
 # What a kernel prints when something went wrong that a test does not see
 # by itself: an oops, BUG or WARNING, KASAN, UBSAN, lockdep, debugobjects,
