@@ -71,7 +71,7 @@ help: ## list the targets and knobs
 	@echo "iommu-scale: IOMMU DMA-mapping scalability series for $(BASE_UPSTREAM), and its tooling"
 	@echo
 	@echo "Targets:"
-	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
+	@sed -n 's/^\([a-z][a-z0-9_-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
 		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Knobs (make VAR=value), with their values now:"
