@@ -33,9 +33,9 @@ NATIVE_SHIFT ?= 12
 NATIVE_CMD_NS ?= 0
 NATIVE_SYNC_NS ?= 0
 NATIVE_UNITS ?= cmdq iova
-IOVA_VARIANTS ?= base iova-rbtree series
-IOVA_WORKLOADS ?= a b c d e
-IOVA_STRESS_VARIANTS ?= base iova-rbtree series
+IOVA_VARIANTS ?= base iova-rbtree series iova-classes rcache9
+IOVA_WORKLOADS ?= a b c d e f g h i j k
+IOVA_STRESS_VARIANTS ?= base iova-rbtree series iova-classes rcache9
 # make stress knobs (tools/stress validates them before anything is fetched)
 STRESS_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_SECONDS ?= 2
@@ -102,7 +102,7 @@ help: ## list the targets and knobs
 		NATIVE_BUILDS "$(or $(NATIVE_BUILDS),clean)" "bench-native: the cmdq harness builds that run: clean (no harness point), points (make stress's; as V-points)" \
 		NATIVE_UNITS "$(NATIVE_UNITS)" "bench-native: which harnesses run: cmdq, iova" \
 		IOVA_VARIANTS "$(IOVA_VARIANTS)" "bench-native: variants whose IOVA allocator the iova harness runs (the first also runs again as NAME-aa, the A/A noise)" \
-		IOVA_WORKLOADS "$(IOVA_WORKLOADS)" "bench-native, stress: iova workloads (a same CPU, b cross CPU, c flush queue, d sizes 1..64, e 40960 outstanding)" \
+		IOVA_WORKLOADS "$(IOVA_WORKLOADS)" "bench-native, stress: iova workloads (a same CPU, b cross CPU, c flush queue, d sizes 1..64, e 40960 outstanding; above the rcache: f sizes 33..256, g 64 freed on the next CPU, h f behind the flush queue, i 512 of 64 outstanding, j 33..64 with a 28-bit limit, k 32-bit space left)" \
 		IOVA_STRESS_VARIANTS "$(IOVA_STRESS_VARIANTS)" "stress: variants whose IOVA allocator the iova harness runs with every check" \
 		MODCHECK_ARCHS "$(or $(MODCHECK_ARCHS),x86_64 arm64)" "modcheck: the architectures built with the tristates as modules" \
 		RESULTS "$(or $(RESULTS),-)" "bench-report: a results directory; bench-pgtable, bench-smoke-repeat: where to write" \
@@ -176,7 +176,7 @@ bench-knobs:
 bench: bench-knobs base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
 	@$(BENCH_ENV) tools/bench
 
-bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-e): tables, JSON
+bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-k): tables, JSON
 	@for u in $(NATIVE_UNITS); do case $$u in \
 	cmdq) VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
 		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" \
@@ -204,7 +204,7 @@ bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one poi
 smoke-kernels: base ## build what make bench-smoke boots (the bare, base and series Images, the guest) and stop; make test does it in the background
 	@tools/smoke build
 
-stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-e), real threads; any check, hang or TSan report fails
+stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-k), real threads; any check, hang or TSan report fails
 	@$(STRESS_ENV) tools/stress
 	@$(STRESS_ENV) tools/native-iova stress
 

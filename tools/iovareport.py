@@ -42,7 +42,17 @@ WORKLOADS = {
     "c": "deferred free (flush queue, 10 ms timer)",
     "d": "mixed sizes, 1..64 granules; 1 in 8 with a 28-bit mask",
     "e": "40960 outstanding",
+    "f": "sizes 33..256 granules, freed on the same CPU",
+    "g": "64 granules, freed on the next CPU",
+    "h": "sizes 33..256 behind the flush queue",
+    "i": "64 granules, 512 outstanding (twice the first class's slots)",
+    "j": "sizes 33..64 with a 28-bit limit",
+    "k": "the 32-bit space that 512-granule IOVAs still get",
 }
+# fields that newer harnesses print; a row shows them where every round has them
+OPTIONAL = ("held_peak_granules", "class_bytes", "fallback_words", "space32_lost", "k_allocs")
+# the A/A pair's median ratio must lie within this of 1 for a run to judge a ratio
+AA_BAND = 0.03
 
 
 class ReportError(Exception):
@@ -77,6 +87,12 @@ def parse_points(text):
                 p[k] = float(p[k])
             except ValueError:
                 raise ReportError(f"points.txt line {n}: {k}={p[k]} is not a number") from None
+        for k in OPTIONAL:
+            if k in p:
+                try:
+                    p[k] = float(p[k])
+                except ValueError:
+                    raise ReportError(f"points.txt line {n}: {k}={p[k]} is not a number") from None
         if p["allocs"] <= 0 or p["alloc_ns"] + p["free_ns"] <= 0:
             raise ReportError(f"points.txt line {n}: no allocations timed for {p['variant']}")
         p["round"] = int(p["round"])
@@ -164,6 +180,12 @@ def summarise(points, variants):
                         [p["rbtree_hold_ns"] / p["rbtree_acq"] if p["rbtree_acq"] else 0.0 for p in rs]),
                     "words_per_alloc": statistics.median([p["words_scanned"] / p["allocs"] for p in rs]),
                 })
+                for k in OPTIONAL:
+                    if all(k in p for p in rs):
+                        rows[-1][k] = statistics.median([p[k] for p in rs])
+                if all("fallback_words" in p for p in rs):
+                    rows[-1]["words_per_fallback"] = statistics.median(
+                        [p["fallback_words"] / p["rbtree"] if p["rbtree"] else 0.0 for p in rs])
                 sizes = [parse_by_size(p.get("by_size")) for p in rs]
                 if all(x is not None for x in sizes):
                     per = [miss_pct(x) for x in sizes]
@@ -193,6 +215,11 @@ def markdown(rows, env, variants):
                f"{variants[0]}-aa is {variants[0]} run again in the same rounds: its ratio is this run's A/A noise.")
     for w in dict.fromkeys(r["workload"] for r in rows):
         out += ["", f"## Workload {w}: {WORKLOADS.get(w, w)}", ""]
+        wrows = [r for r in rows if r["workload"] == w]
+        if w == "k":
+            out += space32_table(wrows)
+            continue
+        out += noise_lines(wrows, variants)
         out.append("| threads | variant | alloc ns | free ns | allocs/s per thread (M) | ratio to "
                    f"{variants[0]} | cpu/depot/bitmap/rbtree % | rbtree locks per 1k allocs | contended % | "
                    "hold ns | bitmap words per alloc |")
@@ -209,7 +236,7 @@ def markdown(rows, env, variants):
                 f"{' (fail ' + format(pp['fail'], '.1f') + ')' if pp['fail'] else ''} | "
                 f"{r['rbtree_acq_per_1k']:.2f} | {r['rbtree_contended_pct']:.1f} | {r['rbtree_hold_ns']:.0f} | "
                 f"{r['words_per_alloc']:.2f} |")
-        wrows = [r for r in rows if r["workload"] == w]
+        out += space_table(wrows)
         sizes = sorted(set().union(*[r.get("miss_pct_by_size", {}) for r in wrows]))
         if len(sizes) > 1 and all("miss_pct_by_size" in r for r in wrows):
             out += ["", "rcache misses by size: per cent of the allocations of each size in granules, rounded up to a "
@@ -222,6 +249,57 @@ def markdown(rows, env, variants):
                 out.append(f"| {r['threads']} | {r['variant']} | " +
                            " | ".join(f"{m[k]:.1f}" if k in m else "-" for k in sizes) + " |")
     return "\n".join(out) + "\n"
+
+
+def noise_lines(wrows, variants):
+    """Which thread counts this run may judge: the A/A pair within AA_BAND"""
+    aa = f"{variants[0]}-aa"
+    out = []
+    for r in wrows:
+        if r["variant"] != aa:
+            continue
+        med = r["ratio_to_first"][0]
+        if abs(med - 1.0) > AA_BAND:
+            out.append(f"- {r['threads']} threads: TOO NOISY to judge a ratio: {aa}'s median is {med:.3f}, "
+                       f"outside 1 +- {AA_BAND:.2f}.")
+        else:
+            out.append(f"- {r['threads']} threads: judged ({aa}'s median {med:.3f}, within 1 +- {AA_BAND:.2f}).")
+    return out + [""] if out else []
+
+
+def space_table(wrows):
+    """The space and memory a variant held, where the points carry them"""
+    if not all("held_peak_granules" in r and "class_bytes" in r for r in wrows):
+        return []
+    out = ["", "Space and memory, medians over the rounds: the most IOVA space the rbtree held (nodes and "
+           "class regions, sampled every 100 ms and at the end; MiB at 4 KiB granules), the memory of the "
+           "size classes set up (structures, sbitmap words, a hint per CPU), and the bitmap words an "
+           "allocation that fell back to the rbtree had looked at.", ""]
+    out.append("| threads | variant | peak space held (MiB) | class memory (bytes) | words per fallback |")
+    out.append("|---:|---|---:|---:|---:|")
+    for r in wrows:
+        wpf = r.get("words_per_fallback")
+        out.append(f"| {r['threads']} | {r['variant']} | {r['held_peak_granules'] * 4096 / 2**20:.1f} | "
+                   f"{r['class_bytes']:.0f} | {'-' if wpf is None else format(wpf, '.2f')} |")
+    return out
+
+
+def space32_table(wrows):
+    """Workload k: the share of the 32-bit space lost before the first failure"""
+    if not all("space32_lost" in r for r in wrows):
+        raise ReportError("workload k's points carry no space32_lost: the harness is older than the workload")
+    out = ["Not timed. 512-granule IOVAs are allocated below 4 GiB until the first failure, after each size "
+           "class has been asked for enough to be set up. Lost: the share of the 32-bit space not handed out "
+           "(goal for a variant with size classes: at most 1/16, 6.25%).", ""]
+    out.append("| variant | IOVAs of 512 granules (median) | 32-bit space lost % (median) |")
+    out.append("|---|---:|---:|")
+    seen = set()
+    for r in wrows:
+        if r["variant"] in seen:
+            continue
+        seen.add(r["variant"])
+        out.append(f"| {r['variant']} | {r['k_allocs']:.0f} | {100 * r['space32_lost']:.2f} |")
+    return out
 
 
 def report(d):

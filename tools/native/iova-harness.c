@@ -17,7 +17,24 @@
  *      allocation in 8 for a device with a 28-bit DMA mask
  *   e  more than 32k outstanding: as a, with 40960 IOVAs outstanding in all
  *      (more than a 32768-unit bitmap holds)
- * Sizes are 1 granule (4 KiB) unless the workload says otherwise.
+ * and, for the sizes above the rcache's limit (33 granules and more), which
+ * v3's size classes serve:
+ *   f  as a, 32 outstanding per thread, sizes 33..256 granules: an order of
+ *      6, 7 or 8 with equal chance, then a size of that order
+ *   g  as b, size 64 granules, at most 64 in flight to each thread
+ *   h  as c (the flush queue), with f's sizes
+ *   i  as a, size 64, 512 outstanding in all: twice the 256 slots of the
+ *      first class, so that the rbtree fallback is taken
+ *   j  as a, sizes 33..64 granules, every allocation with a 28-bit limit
+ *      (below where a class's region lies)
+ *   k  not timed: after 300 allocations and frees of 64, 128 and 256
+ *      granules each (so that a variant with size classes sets them up),
+ *      IOVAs of 512 granules below 4 GiB are allocated until the first
+ *      failure; space32_lost is the share of the 32-bit space that was not
+ *      handed out, and allocs their count
+ * Sizes are 1 granule (4 KiB) unless the workload says otherwise. Each run
+ * starts with an untimed warm-up (--warmup, 50 ms by default), so that
+ * lazily set-up state (v3's classes) is in place when the timing starts.
  *
  * Checks (--check 1, the stress default): no two live IOVAs overlap (a
  * shadow bitmap of every granule handed out), each IOVA is below its limit,
@@ -63,7 +80,10 @@
 #define FQ_TIMEOUT_NS 10000000ULL	/* IOVA_FQ_TIMEOUT: 10 ms */
 #define RING 1024			/* workload b's hand-over ring */
 #define E_TOTAL 40960			/* workload e: IOVAs outstanding in all */
-#define NORD 7				/* sizes 1 .. 64 granules: orders 0 .. 6 */
+#define I_TOTAL 512			/* workload i: IOVAs outstanding in all */
+#define G_INFLIGHT 64			/* workload g: the most in flight to a thread */
+#define K_SIZE 512			/* workload k: the size counted */
+#define NORD 10				/* sizes 1 .. 512 granules: orders 0 .. 9 */
 
 enum path { P_CPU, P_DEPOT, P_BITMAP, P_RBTREE, P_FAIL, P_NR };
 static const char *const path_name[P_NR] = { "cpu", "depot", "bitmap", "rbtree", "fail" };
@@ -74,11 +94,11 @@ static const char *const lock_name[LK_NR] = { "rbtree", "cpu_rcache", "depot", "
 static struct {
 	int threads, check, delay_permille;
 	char workload;
-	double seconds, watchdog_s;
+	double seconds, watchdog_s, warmup_s;
 	unsigned long long seed;
 	const char *variant;
 } cfg = { .threads = 1, .workload = 'a', .seconds = 1, .seed = 1, .watchdog_s = 10,
-	  .variant = "?" };
+	  .warmup_s = 0.05, .variant = "?" };
 
 struct lockstat { u64 acq, contended, hold, wait; };
 struct item { unsigned long pfn, size; };
@@ -89,11 +109,13 @@ struct hthread {
 	u64 rng;
 	/* this call's path, set by the lock and bitmap hooks */
 	unsigned int call_rbtree, call_depot, call_claims;
+	u64 call_words, fallback_words;	/* words looked at by this call; by calls the rbtree served */
 	u64 n_alloc, n_free, t_alloc, t_free;
 	u64 paths[P_NR][NORD];
 	struct lockstat lk[LK_NR];
 	u64 words_scanned, bits_claimed;
 	u64 progress;
+	int timed;
 	/* workload state */
 	struct item *win;
 	unsigned int win_n, win_head;
@@ -111,9 +133,16 @@ int harness_nr_cpus = 1;
 static struct iova_domain iovad;
 static unsigned long limit28, limit32, limit64;
 static unsigned long *shadow;
-static int stop, go;
+static int stop, go, timing;
 static u64 n_failures, n_warnings;
 static double ns_per_tick = 1;
+static unsigned long held_peak;		/* the most granules the rbtree held, sampled */
+static unsigned long sample_held(void);
+/* the watchdog samples under sample_lock until main says it is over (before it frees anything) */
+static pthread_mutex_t sample_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sampling_over;
+static unsigned int classes_report_n;
+static unsigned long classes_report_bytes;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -291,8 +320,10 @@ unsigned long harness_find_next_zero_bit(const unsigned long *addr, unsigned lon
 {
 	unsigned long i;
 
-	if (self)
+	if (self) {
 		self->words_scanned++;
+		self->call_words++;
+	}
 	for (i = offset; i < size; i++)
 		if (!((__atomic_load_n(&addr[BIT_WORD(i)], __ATOMIC_RELAXED) >> (i % BITS_PER_LONG)) & 1))
 			return i;
@@ -353,50 +384,51 @@ void harness_free_percpu(void *p)
 	free((char *)p - 64);
 }
 
-/* --- delayed work: one kworker thread --- */
+/* --- work and delayed work: one kworker thread --- */
 #define MAX_WORKS 64
-static struct delayed_work *works[MAX_WORKS];
+static struct work_struct *works[MAX_WORKS];
 static int nworks;
 static pthread_mutex_t work_lock = PTHREAD_MUTEX_INITIALIZER;
 static u64 n_work_runs;
 
-void harness_init_delayed_work(struct delayed_work *dw, void (*fn)(struct work_struct *))
+void harness_init_work(struct work_struct *w, void (*fn)(struct work_struct *))
 {
-	dw->work.func = fn;
-	dw->pending = 0;
+	w->func = fn;
+	w->pending = 0;
 	pthread_mutex_lock(&work_lock);
 	if (nworks == MAX_WORKS) {
-		fprintf(stderr, "iova-harness: more than %d delayed works\n", MAX_WORKS);
+		fprintf(stderr, "iova-harness: more than %d works\n", MAX_WORKS);
 		exit(2);
 	}
-	works[nworks++] = dw;
-	dw->registered = 1;
+	works[nworks++] = w;
+	w->registered = 1;
 	pthread_mutex_unlock(&work_lock);
 }
 
-bool harness_schedule_delayed_work(struct delayed_work *dw, unsigned long ms)
+bool harness_schedule_work(struct work_struct *w, unsigned long ms)
 {
 	int was = 0;
 
 	/* the due time first, then pending: the kworker reads them in that order */
-	if (__atomic_load_n(&dw->pending, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&w->pending, __ATOMIC_ACQUIRE))
 		return false;
-	__atomic_store_n(&dw->due_ns, now_ns() + ms * 1000000ULL, __ATOMIC_RELAXED);
-	return __atomic_compare_exchange_n(&dw->pending, &was, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->due_ns, now_ns() + ms * 1000000ULL, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&w->pending, &was, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
-bool harness_cancel_delayed_work_sync(struct delayed_work *dw)
+/* the kworker runs a work with work_lock held: taking it waits for a running one */
+bool harness_cancel_work_sync(struct work_struct *w)
 {
 	int i, was;
 
 	pthread_mutex_lock(&work_lock);
-	was = __atomic_exchange_n(&dw->pending, 0, __ATOMIC_ACQ_REL);
+	was = __atomic_exchange_n(&w->pending, 0, __ATOMIC_ACQ_REL);
 	for (i = 0; i < nworks; i++)
-		if (works[i] == dw) {
+		if (works[i] == w) {
 			works[i] = works[--nworks];
 			break;
 		}
-	dw->registered = 0;
+	w->registered = 0;
 	pthread_mutex_unlock(&work_lock);
 	return was;
 }
@@ -413,13 +445,13 @@ static void *kworker_thread(void *arg)
 	while (!__atomic_load_n(&kworker_stop, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&work_lock);
 		for (i = 0; i < nworks; i++) {
-			struct delayed_work *dw = works[i];
+			struct work_struct *w = works[i];
 
-			if (__atomic_load_n(&dw->pending, __ATOMIC_ACQUIRE) &&
-			    __atomic_load_n(&dw->due_ns, __ATOMIC_RELAXED) <= now_ns()) {
-				__atomic_store_n(&dw->pending, 0, __ATOMIC_RELEASE);
+			if (__atomic_load_n(&w->pending, __ATOMIC_ACQUIRE) &&
+			    __atomic_load_n(&w->due_ns, __ATOMIC_RELAXED) <= now_ns()) {
+				__atomic_store_n(&w->pending, 0, __ATOMIC_RELEASE);
 				n_work_runs++;
-				dw->work.func(&dw->work);
+				w->func(w);
 			}
 		}
 		pthread_mutex_unlock(&work_lock);
@@ -478,8 +510,9 @@ static unsigned long do_alloc(struct hthread *t, unsigned long size)
 	u64 t0;
 
 	t->call_rbtree = t->call_depot = t->call_claims = 0;
-	/* workload d: one allocation in 8 for a device with a 28-bit DMA mask */
-	if (cfg.workload == 'd' && !(rnd(&t->rng) % 8))
+	t->call_words = 0;
+	/* workload d: one allocation in 8 for a device with a 28-bit DMA mask; j: all */
+	if ((cfg.workload == 'd' && !(rnd(&t->rng) % 8)) || cfg.workload == 'j')
 		limit = lim32 = lim64 = limit28;
 	t0 = ticks();
 	pfn = alloc_iova_fast(&iovad, size, lim32, false);
@@ -491,8 +524,10 @@ static unsigned long do_alloc(struct hthread *t, unsigned long size)
 	t->n_alloc++;
 	if (!pfn)
 		p = P_FAIL;
-	else if (t->call_rbtree)
+	else if (t->call_rbtree) {
 		p = P_RBTREE;
+		t->fallback_words += t->call_words;
+	}
 	else if (t->call_claims)
 		p = P_BITMAP;
 	else if (t->call_depot)
@@ -531,14 +566,41 @@ bool harness_claimed(bool was_set)
 
 static unsigned long size_for(struct hthread *t)
 {
-	return cfg.workload == 'd' ? 1 + rnd(&t->rng) % 64 : 1;
+	unsigned int o;
+
+	switch (cfg.workload) {
+	case 'd':
+		return 1 + rnd(&t->rng) % 64;
+	case 'f':
+	case 'h':
+		/* an order of 6, 7 or 8, then a size of that order: 33..256 */
+		o = 6 + rnd(&t->rng) % 3;
+		return (1UL << (o - 1)) + 1 + rnd(&t->rng) % (1UL << (o - 1));
+	case 'g':
+	case 'i':
+		return 64;
+	case 'j':
+		return 33 + rnd(&t->rng) % 32;
+	}
+	return 1;
 }
 
 static unsigned int window(void)
 {
-	if (cfg.workload == 'e')
+	switch (cfg.workload) {
+	case 'e':
 		return (E_TOTAL + cfg.threads - 1) / cfg.threads;
+	case 'f':
+		return 32;
+	case 'i':
+		return (I_TOTAL + cfg.threads - 1) / cfg.threads;
+	}
 	return 64;
+}
+
+static bool same_cpu_workload(void)
+{
+	return strchr("adefij", cfg.workload) != NULL;
 }
 
 /* --- workloads --- */
@@ -570,6 +632,9 @@ static void step(struct hthread *t)
 	case 'a':
 	case 'd':
 	case 'e':
+	case 'f':
+	case 'i':
+	case 'j':
 		/* free the oldest, allocate a new one in its place */
 		it = t->win[t->win_head];
 		do_free(t, it.pfn, it.size);
@@ -580,6 +645,7 @@ static void step(struct hthread *t)
 		t->win_head = (t->win_head + 1) % t->win_n;
 		break;
 	case 'b':
+	case 'g':
 		/* complete what the previous CPU submitted, then submit to the next */
 		n = 0;
 		while (n < 8 && __atomic_load_n(&t->ring_tail, __ATOMIC_RELAXED) !=
@@ -591,7 +657,8 @@ static void step(struct hthread *t)
 		}
 		next = &thr[(t->id + 1) % cfg.threads];
 		if (__atomic_load_n(&next->ring_head, __ATOMIC_RELAXED) -
-		    __atomic_load_n(&next->ring_tail, __ATOMIC_ACQUIRE) < RING) {
+		    __atomic_load_n(&next->ring_tail, __ATOMIC_ACQUIRE) <
+		    (cfg.workload == 'g' ? G_INFLIGHT : RING)) {
 			it.size = size_for(t);
 			it.pfn = do_alloc(t, it.size);
 			next->ring[next->ring_head % RING] = it;
@@ -599,6 +666,7 @@ static void step(struct hthread *t)
 		}
 		break;
 	case 'c':
+	case 'h':
 		it.size = size_for(t);
 		it.pfn = do_alloc(t, it.size);
 		spin_lock(&t->fq_lock);
@@ -616,7 +684,7 @@ static void fill(struct hthread *t)
 {
 	unsigned int i;
 
-	if (cfg.workload == 'a' || cfg.workload == 'd' || cfg.workload == 'e') {
+	if (same_cpu_workload()) {
 		t->win_n = window();
 		t->win = calloc(t->win_n, sizeof(*t->win));
 		for (i = 0; i < t->win_n; i++) {
@@ -658,12 +726,15 @@ static void *cpu_thread(void *arg)
 	__atomic_fetch_add(&ready, 1, __ATOMIC_ACQ_REL);
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
 		;
-	/* the timed part starts with the counters at zero */
-	t->n_alloc = t->n_free = t->t_alloc = t->t_free = 0;
-	memset(t->paths, 0, sizeof(t->paths));
-	memset(t->lk, 0, sizeof(t->lk));
-	t->words_scanned = t->bits_claimed = 0;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		/* the timed part, after the warm-up, starts with the counters at zero */
+		if (!t->timed && __atomic_load_n(&timing, __ATOMIC_ACQUIRE)) {
+			t->timed = 1;
+			t->n_alloc = t->n_free = t->t_alloc = t->t_free = 0;
+			memset(t->paths, 0, sizeof(t->paths));
+			memset(t->lk, 0, sizeof(t->lk));
+			t->words_scanned = t->bits_claimed = t->fallback_words = 0;
+		}
 		step(t);
 		__atomic_store_n(&t->progress, t->progress + 1, __ATOMIC_RELAXED);
 	}
@@ -704,6 +775,11 @@ static void *watchdog_thread(void *arg)
 		usleep(100000);
 		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE) == 2)
 			return NULL;
+		/* the space held, regions included, every 100 ms of the run */
+		pthread_mutex_lock(&sample_lock);
+		if (__atomic_load_n(&go, __ATOMIC_ACQUIRE) && !sampling_over)
+			sample_held();
+		pthread_mutex_unlock(&sample_lock);
 		moved = 0;
 		for (i = 0; i < cfg.threads; i++) {
 			u64 p = __atomic_load_n(&thr[i].progress, __ATOMIC_RELAXED);
@@ -725,6 +801,125 @@ static void *watchdog_thread(void *arg)
 	}
 }
 
+#ifdef HARNESS_HAS_CLASSES
+/* v3's size classes: how many are set up, their slots taken, their memory */
+static unsigned int classes_set_up(void)
+{
+	struct iova_classes *ic = iovad.classes;
+	unsigned int i, n = 0;
+
+	for (i = 0; ic && i < ic->nr; i++)
+		n += !!__atomic_load_n(&ic->class[i], __ATOMIC_ACQUIRE);
+	return n;
+}
+
+static unsigned int classes_used(void)
+{
+	struct iova_classes *ic = iovad.classes;
+	unsigned int i, n = 0;
+
+	for (i = 0; ic && i < ic->nr; i++)
+		if (ic->class[i])
+			n += sbitmap_weight(&ic->class[i]->sb);
+	return n;
+}
+
+/* bytes: the classes' structure, and per class set up its own, its words and a hint per CPU */
+static unsigned long classes_bytes(void)
+{
+	struct iova_classes *ic = iovad.classes;
+	unsigned long b;
+	unsigned int i;
+
+	if (!ic)
+		return 0;
+	b = sizeof(*ic);
+	for (i = 0; i < ic->nr; i++)
+		if (ic->class[i])
+			b += sizeof(struct iova_class) + ic->class[i]->sb.map_nr * sizeof(struct sbitmap_word) +
+			     (unsigned long)harness_nr_cpus * sizeof(unsigned int);
+	return b;
+}
+#else
+static unsigned int classes_set_up(void) { return 0; }
+static unsigned long classes_bytes(void) { return 0; }
+#endif
+
+/* granules the rbtree holds (every node but the anchor): the space taken */
+static unsigned long rbtree_granules(void)
+{
+	struct rb_node *n;
+	unsigned long g = 0;
+
+	for (n = rb_first(&iovad.rbroot); n; n = rb_next(n))
+		if (n != &iovad.anchor.node)
+			g += iova_size(to_iova(n));
+	return g;
+}
+
+/* the granules the rbtree holds now, under its lock (the depot's trim may run); the peak follows */
+static unsigned long sample_held(void)
+{
+	unsigned long flags, g, peak;
+
+	spin_lock_irqsave(&iovad.iova_rbtree_lock, flags);
+	g = rbtree_granules();
+	spin_unlock_irqrestore(&iovad.iova_rbtree_lock, flags);
+	peak = __atomic_load_n(&held_peak, __ATOMIC_RELAXED);
+	while (g > peak && !__atomic_compare_exchange_n(&held_peak, &peak, g, false, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+		;
+	return g;
+}
+
+/*
+ * Workload k: the 32-bit space that 512-granule IOVAs can still have. First
+ * 300 allocations and frees of each class size, so that a variant with
+ * size classes sets them up (its kworker is given 200 ms), then K_SIZE
+ * allocations below 4 GiB, without the rcache flush or the 64-bit retry,
+ * until one fails. Returns their count; all are freed again.
+ */
+static unsigned long space32(struct hthread *t)
+{
+	static unsigned long warm[300], got[(1UL << 20) / K_SIZE + 1];
+	unsigned long n = 0, i, size;
+	u64 t0;
+
+	for (size = 64; size <= 256; size *= 2) {
+		for (i = 0; i < 300; i++)
+			warm[i] = do_alloc(t, size);
+		for (i = 0; i < 300; i++)
+			do_free(t, warm[i], size);
+		usleep(200000 / 3);
+	}
+	t->n_alloc = t->t_alloc = t->n_free = t->t_free = 0;
+	memset(t->paths, 0, sizeof(t->paths));
+	memset(t->lk, 0, sizeof(t->lk));
+	for (;;) {
+		unsigned long pfn;
+
+		t->call_rbtree = t->call_depot = t->call_claims = 0;
+		t0 = ticks();
+		pfn = alloc_iova_fast(&iovad, K_SIZE, limit32, false);
+		t->t_alloc += ticks() - t0;
+		t->n_alloc++;
+		if (!pfn)
+			break;
+		t->paths[t->call_rbtree ? P_RBTREE : P_BITMAP][order_of(K_SIZE)]++;
+		if (cfg.check)
+			shadow_take(pfn, K_SIZE, limit32);
+		if (n == ARRAY_SIZE(got)) {
+			failure("more 512-granule IOVAs below 4 GiB than fit in it");
+			break;
+		}
+		got[n++] = pfn;
+	}
+	t->n_alloc--;
+	for (i = 0; i < n; i++)
+		do_free(t, got[i], K_SIZE);
+	return n;
+}
+
 /* the rbtree's nodes other than the anchor */
 static unsigned long rbtree_nodes(void)
 {
@@ -740,11 +935,14 @@ static unsigned long rbtree_nodes(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iova-harness [--variant NAME] [--workload a|b|c|d|e] [--threads N] [--seconds S]\n"
-		"                    [--seed N] [--check 0|1] [--delay PERMILLE] [--watchdog S]\n"
+		"usage: iova-harness [--variant NAME] [--workload a..k] [--threads N] [--seconds S]\n"
+		"                    [--seed N] [--check 0|1] [--delay PERMILLE] [--watchdog S] [--warmup S]\n"
 		"Drives the variant's own alloc_iova_fast()/free_iova_fast() as dma-iommu does.\n"
 		"Workloads: a same CPU, b cross CPU, c deferred free (flush queue), d sizes 1..64,\n"
-		"e 40960 outstanding. Prints a RESULT line; exit 0 pass, 1 check failed, 2 bad input, 3 watchdog.\n");
+		"e 40960 outstanding; above the rcache: f sizes 33..256, g 64 on the next CPU,\n"
+		"h f's sizes behind the flush queue, i 512 of 64 outstanding, j 33..64 with a\n"
+		"28-bit limit, k 512-granule IOVAs below 4 GiB counted until the first failure.\n"
+		"Prints a RESULT line; exit 0 pass, 1 check failed, 2 bad input, 3 watchdog.\n");
 	exit(2);
 }
 
@@ -777,14 +975,15 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "variant", 1, 0, 'v' }, { "workload", 1, 0, 'w' }, { "threads", 1, 0, 't' },
 		{ "seconds", 1, 0, 's' }, { "seed", 1, 0, 'S' }, { "check", 1, 0, 'c' },
-		{ "delay", 1, 0, 'd' }, { "watchdog", 1, 0, 'W' }, { 0, 0, 0, 0 }
+		{ "delay", 1, 0, 'd' }, { "watchdog", 1, 0, 'W' }, { "warmup", 1, 0, 'u' }, { 0, 0, 0, 0 }
 	};
 	pthread_t wd, tm, kw;
 	struct hthread *timer = NULL, *kworker;
-	u64 allocs = 0, frees = 0, ta = 0, tf = 0, paths[P_NR] = { 0 }, words = 0, claims = 0;
-	char byorder[512];
+	u64 allocs = 0, frees = 0, ta = 0, tf = 0, paths[P_NR] = { 0 }, words = 0, claims = 0, fbwords = 0;
+	char byorder[2048];
 	struct lockstat lk[LK_NR] = { 0 };
-	unsigned long expect_nodes, nodes;
+	unsigned long expect_nodes, nodes, held = 0, k_count = 0;
+	double space_lost = 0;
 	double secs;
 	int o, i, p, c;
 
@@ -792,8 +991,8 @@ int main(int argc, char **argv)
 		switch (o) {
 		case 'v': cfg.variant = optarg; break;
 		case 'w':
-			if (strlen(optarg) != 1 || !strchr("abcde", optarg[0])) {
-				fprintf(stderr, "iova-harness: --workload: '%s' is not one of a b c d e\n", optarg);
+			if (strlen(optarg) != 1 || !strchr("abcdefghijk", optarg[0])) {
+				fprintf(stderr, "iova-harness: --workload: '%s' is not one of a to k\n", optarg);
 				exit(2);
 			}
 			cfg.workload = optarg[0];
@@ -804,6 +1003,7 @@ int main(int argc, char **argv)
 		case 'c': cfg.check = (int)num_arg("--check", optarg, 0, 1); break;
 		case 'd': cfg.delay_permille = (int)num_arg("--delay", optarg, 0, 1000); break;
 		case 'W': cfg.watchdog_s = dbl_arg("--watchdog", optarg, 0.1, 3600); break;
+		case 'u': cfg.warmup_s = dbl_arg("--warmup", optarg, 0, 60); break;
 		default: usage();
 		}
 	}
@@ -817,9 +1017,9 @@ int main(int argc, char **argv)
 		thr[i].id = i;
 		thr[i].rng = cfg.seed * 0x9e3779b97f4a7c15ULL + (u64)i * 0x632be59bd9b4e019ULL + 1;
 		spin_lock_init(&thr[i].fq_lock);
-		if (cfg.workload == 'b')
+		if (cfg.workload == 'b' || cfg.workload == 'g')
 			thr[i].ring = calloc(RING, sizeof(struct item));
-		else if (cfg.workload == 'c')
+		else if (cfg.workload == 'c' || cfg.workload == 'h')
 			thr[i].ring = calloc(FQ_SIZE, sizeof(struct item));
 	}
 	self = &thr[0];
@@ -853,25 +1053,50 @@ int main(int argc, char **argv)
 	}
 	expect_nodes = rbtree_nodes();	/* the bitmap's region */
 #endif
+#ifdef HARNESS_HAS_CLASSES
+	/* as dma-iommu would: below 4 GiB; the classes are set up later, lazily */
+	if (iova_domain_init_classes(&iovad, limit32)) {
+		printf("FAIL: iova_domain_init_classes() failed\n");
+		return 1;
+	}
+#endif
 	kworker = &thr[cfg.threads + 1];
 	pthread_create(&kw, NULL, kworker_thread, kworker);
 	pthread_create(&wd, NULL, watchdog_thread, NULL);
+	if (cfg.workload == 'k') {
+		/* not timed: one CPU counts what the 32-bit space still holds */
+		k_count = space32(&thr[0]);
+		space_lost = 1.0 - (double)(k_count * K_SIZE) / (double)(limit32 + 1);
+		timed_allocs[0] = thr[0].n_alloc;
+		timed_t_alloc[0] = thr[0].t_alloc;
+		timed_frees[0] = thr[0].n_free;
+		timed_t_free[0] = thr[0].t_free;
+		goto counted;
+	}
 	for (i = 0; i < cfg.threads; i++)
 		pthread_create(&thr[i].tid, NULL, cpu_thread, &thr[i]);
 	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < cfg.threads)
 		usleep(1000);
-	if (cfg.workload == 'c') {
+	if (cfg.workload == 'c' || cfg.workload == 'h') {
 		timer = &thr[cfg.threads];
 		pthread_create(&tm, NULL, timer_thread, timer);
 	}
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	usleep((useconds_t)(cfg.warmup_s * 1e6));
+	__atomic_store_n(&timing, 1, __ATOMIC_RELEASE);
 	usleep((useconds_t)(cfg.seconds * 1e6));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < cfg.threads; i++)
 		pthread_join(thr[i].tid, NULL);
 	if (timer)
 		pthread_join(tm, NULL);
+	/* the space the allocator holds at the end of the timed part, regions included */
+	held = sample_held();
 
+counted:
+	pthread_mutex_lock(&sample_lock);
+	sampling_over = 1;
+	pthread_mutex_unlock(&sample_lock);
 	/* the totals of the timed part, before the drain adds to them */
 	for (i = 0; i < cfg.threads + 1; i++) {
 		for (p = 0; p < P_NR; p++)
@@ -884,6 +1109,7 @@ int main(int argc, char **argv)
 			lk[c].wait += thr[i].lk[c].wait;
 		}
 		words += thr[i].words_scanned;
+		fbwords += thr[i].fallback_words;
 		claims += thr[i].bits_claimed;
 	}
 	for (i = 0; i < cfg.threads; i++) {
@@ -915,7 +1141,7 @@ int main(int argc, char **argv)
 	harness_cpu = 0;
 	for (i = 0; i < cfg.threads; i++)
 		drain(&thr[i]);
-	if (cfg.workload == 'b')
+	if (cfg.workload == 'b' || cfg.workload == 'g')
 		for (i = 0; i < cfg.threads; i++)
 			while (thr[i].ring_tail != thr[i].ring_head) {
 				struct item it = thr[i].ring[thr[i].ring_tail % RING];
@@ -923,11 +1149,13 @@ int main(int argc, char **argv)
 				do_free(&thr[0], it.pfn, it.size);
 				thr[i].ring_tail++;
 			}
-	if (cfg.workload == 'c')
+	if (cfg.workload == 'c' || cfg.workload == 'h')
 		for (i = 0; i < cfg.threads; i++)
 			fq_free_all(&thr[i]);
 	__atomic_store_n(&kworker_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(kw, NULL);
+	/* each class set up is one region in the rbtree */
+	expect_nodes += classes_set_up();
 	if (cfg.check) {
 		for (i = 0; i < (int)(SHADOW_PFNS / BITS_PER_LONG); i++)
 			if (shadow[i]) {
@@ -942,6 +1170,19 @@ int main(int argc, char **argv)
 	if (harness_bitmap_used(&iovad))
 		failure("%u bitmap units still taken after every IOVA was freed", harness_bitmap_used(&iovad));
 #endif
+#ifdef HARNESS_HAS_CLASSES
+	if (classes_used())
+		failure("%u class slots still taken after every IOVA was freed", classes_used());
+#endif
+	{
+		unsigned int ncls = classes_set_up();
+		unsigned long cbytes = classes_bytes();
+
+		/* before put_iova_domain() frees them */
+		printf("classes: %u set up, %lu bytes\n", ncls, cbytes);
+		classes_report_n = ncls;
+		classes_report_bytes = cbytes;
+	}
 	nodes = rbtree_nodes();
 	if (nodes != expect_nodes)
 		failure("after every IOVA was freed and the caches flushed, the rbtree holds %lu nodes besides the anchor; expected %lu",
@@ -975,9 +1216,12 @@ int main(int argc, char **argv)
 		       (unsigned long long)lk[c].acq, lock_name[c], (unsigned long long)lk[c].contended,
 		       lock_name[c], lk[c].hold * ns_per_tick, lock_name[c], lk[c].wait * ns_per_tick);
 	printf(" by_size=%s", byorder);
-	printf(" words_scanned=%llu bits_claimed=%llu work_runs=%llu failures=%llu\n",
-	       (unsigned long long)words, (unsigned long long)claims, (unsigned long long)n_work_runs,
-	       (unsigned long long)n_failures);
+	printf(" words_scanned=%llu fallback_words=%llu bits_claimed=%llu work_runs=%llu held_granules=%lu held_peak_granules=%lu classes=%u class_bytes=%lu",
+	       (unsigned long long)words, (unsigned long long)fbwords, (unsigned long long)claims,
+	       (unsigned long long)n_work_runs, held, __atomic_load_n(&held_peak, __ATOMIC_RELAXED), classes_report_n, classes_report_bytes);
+	if (cfg.workload == 'k')
+		printf(" k_allocs=%lu space32_lost=%.5f", k_count, space_lost);
+	printf(" failures=%llu\n", (unsigned long long)n_failures);
 	if (n_failures)
 		printf("FAILED: %llu check(s) failed\n", (unsigned long long)n_failures);
 	return n_failures ? 1 : 0;

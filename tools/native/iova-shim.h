@@ -17,9 +17,9 @@
  *  - Interrupts do not exist: the *_irqsave forms only lock.
  *  - kmem_cache, kmalloc and kvmalloc are malloc, with live-object counts
  *    for the leak check.
- *  - Delayed work runs on a harness kworker thread after its delay
- *    (schedule_delayed_work, cancel_delayed_work_sync), as the depot trim
- *    does in the kernel.
+ *  - Work and delayed work run on a harness kworker thread after their
+ *    delay (schedule_work, schedule_delayed_work and their cancel_*_sync),
+ *    as the depot trim and the size classes' set-up do in the kernel.
  */
 #ifndef HARNESS_IOVA_SHIM_H
 #define HARNESS_IOVA_SHIM_H
@@ -132,6 +132,7 @@ typedef struct { long counter; } atomic_long_t;
 #define atomic_set(v, i) __atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic_inc(v) ((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
 #define atomic_dec(v) ((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_inc_return_relaxed(v) (__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED) + 1)
 /* fully ordered when it decrements, as the kernel's */
 static inline int atomic_dec_if_positive(atomic_t *v)
 {
@@ -275,15 +276,20 @@ static inline int harness_cpuhp(void) { return 0; }
 #define cpuhp_state_add_instance_nocalls(state, node) harness_cpuhp()
 #define cpuhp_state_remove_instance_nocalls(state, node) harness_cpuhp()
 
-/* --- delayed work, run by the harness's kworker thread --- */
-struct work_struct { void (*func)(struct work_struct *work); };
-struct delayed_work { struct work_struct work; u64 due_ns; int pending; int registered; };
-void harness_init_delayed_work(struct delayed_work *dw, void (*fn)(struct work_struct *));
-bool harness_schedule_delayed_work(struct delayed_work *dw, unsigned long ms);
-bool harness_cancel_delayed_work_sync(struct delayed_work *dw);
-#define INIT_DELAYED_WORK(dw, fn) harness_init_delayed_work((dw), (fn))
-#define schedule_delayed_work(dw, delay) harness_schedule_delayed_work((dw), (delay))
-#define cancel_delayed_work_sync(dw) harness_cancel_delayed_work_sync(dw)
+/* --- work and delayed work, run by the harness's kworker thread --- */
+struct work_struct { void (*func)(struct work_struct *work); u64 due_ns; int pending; int registered; };
+struct delayed_work { struct work_struct work; };
+void harness_init_work(struct work_struct *w, void (*fn)(struct work_struct *));
+bool harness_schedule_work(struct work_struct *w, unsigned long ms);
+bool harness_cancel_work_sync(struct work_struct *w);
+#define INIT_WORK(w, fn) harness_init_work((w), (fn))
+#define schedule_work(w) harness_schedule_work((w), 0)
+#define system_dfl_wq NULL
+#define queue_work(wq, w) ((void)(wq), harness_schedule_work((w), 0))
+#define cancel_work_sync(w) harness_cancel_work_sync(w)
+#define INIT_DELAYED_WORK(dw, fn) harness_init_work(&(dw)->work, (fn))
+#define schedule_delayed_work(dw, delay) harness_schedule_work(&(dw)->work, (delay))
+#define cancel_delayed_work_sync(dw) harness_cancel_work_sync(&(dw)->work)
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
 
 #endif
