@@ -33,9 +33,9 @@ NATIVE_SHIFT ?= 12
 NATIVE_CMD_NS ?= 0
 NATIVE_SYNC_NS ?= 0
 NATIVE_UNITS ?= cmdq iova
-IOVA_VARIANTS ?= base iova-rbtree series iova-classes rcache9
+IOVA_VARIANTS ?= base iova-rbtree series rcache9
 IOVA_WORKLOADS ?= a b c d e f g h i j k
-IOVA_STRESS_VARIANTS ?= base iova-rbtree series iova-classes rcache9
+IOVA_STRESS_VARIANTS ?= base iova-rbtree series
 # make stress knobs (tools/stress validates them before anything is fetched)
 STRESS_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_SECONDS ?= 2
