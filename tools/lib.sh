@@ -21,6 +21,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$TOP/tools/base.pin"
 
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/iommu-scale}
+# The real path: kbuild resolves its source tree with realpath, so the paths
+# in warnings, and in ccache's base directory, are the resolved ones. A cache
+# reached through a symlink must compare and hash the same paths.
+CACHE_DIR=$(realpath -m "$CACHE_DIR")
 PATCHES_DIR=${PATCHES_DIR:-$TOP/patches}
 JOBS=${JOBS:-$(nproc)}
 KERNEL_SRC=${KERNEL_SRC:-}
