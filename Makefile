@@ -276,7 +276,7 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 # the tree exists, and take the core that the single-threaded steps after
 # it (self-tests, checkpatch, quilt, b4) leave idle.
 TEST_STEPS = deps tree bg:herd7 bg:modcheck-x86_64 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short model join:herd7 litmus kunit check join:modcheck-x86_64 join:smoke-kernels bench-smoke
-test: ## everything CI runs; cold on this 2-core VM 87 minutes when last measured (5206 s, 9114 CPU s, 2026-12-02; 61 on 2026-12-01), warm 13 (766 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; herd7, modcheck's kernel and the smoke's Images build in the background from the start; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+test: ## everything CI runs; cold on this 2-core VM 55 minutes when last measured (3320 s, 5736 CPU s, 2026-12-03, a fresh machine; 87 on the slower 2026-12-02), warm 9.5 (569 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; herd7, modcheck's kernel and the smoke's Images build in the background from the start; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
 	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are
