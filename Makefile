@@ -148,11 +148,6 @@ check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel
 check-full: tree ## make check plus a modules column: per patch, the tristates as modules with modpost (arm64, x86_64); about 12 more minutes cold, so not in make test
 	@CHECK_MODULES=1 tools/gates
 
-# make test's module check: the tests as modules with modpost, x86_64, at
-# HEAD (make check-full does both architectures on every patch)
-modcheck-x86_64: tree
-	@MODCHECK_ARCHS=x86_64 tools/modcheck
-
 kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
 	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
 
@@ -164,6 +159,11 @@ modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_
 
 kunit: tree ## run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
 	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/kunit || exit 1; done
+
+# make test's two halves of make kunit, so that the arm64 one can run in
+# the background beside make check
+kunit-um kunit-arm64: kunit-%: tree
+	@KUNIT_ARCH=$* tools/kunit
 
 build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
 	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/build $(VARIANTS)
@@ -247,7 +247,7 @@ kunit-stable: base ## the KUnit cases of the three SMMUv3 cmdq fixes on arm64 QE
 backport-check: base ## the patches with Cc: stable, git am'd onto Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 before and after; results/<date>-backport; not in make test (two more kernel trees)
 	@tools/backport
 
-send: tree ## each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list
+send: tree ## each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list, either only after make modcheck passed on the worktree as it is
 	@tools/send
 
 send-check: tree ## make send's dry run, then each series through b4 am and git am on its base (or prerequisite), and all in turn give make tree's tree
@@ -271,12 +271,15 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 
 # make test's steps, in order; tools/test-times runs and times each
 # (tools/test-times: bg:T runs T in the background with JOBS=1, join:T waits
-# for it). The builds that no step needs before litmus or the end (herd7,
-# the x86_64 module build, the smoke's three arm64 Images) start as soon as
-# the tree exists, and take the core that the single-threaded steps after
-# it (self-tests, checkpatch, quilt, b4) leave idle.
-TEST_STEPS = deps tree bg:herd7 bg:modcheck-x86_64 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short model join:herd7 litmus kunit check join:modcheck-x86_64 join:smoke-kernels bench-smoke
-test: ## everything CI runs; cold on this 2-core VM 55 minutes when last measured (3320 s, 5736 CPU s, 2026-12-03, a fresh machine; 87 on the slower 2026-12-02), warm 9.5 (569 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), modcheck (x86_64, HEAD), QEMU smoke; herd7, modcheck's kernel and the smoke's Images build in the background from the start; ends with a time table per step (CACHE_DIR/test-times.md); not check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+# for it). What no step needs before litmus or the end starts at once in
+# the background: the model (spin, one check at a time), herd7 and the
+# smoke's three arm64 Images, beside the single-threaded steps (self-tests,
+# checkpatch, quilt, b4). The arm64 KUnit kernel builds and runs beside
+# make check, whose single-threaded cells (sparse, kernel-doc, each cell's
+# link and UML run) leave a core idle; the UML KUnit run goes first in the
+# foreground, because check's first cell takes its objects from ccache.
+TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke
+test: ## everything CI runs; cold on this 2-core VM 55 minutes when last measured (3320 s, 5736 CPU s, 2026-12-03, a fresh machine, with the x86_64 module build that make test no longer runs), warm 9.5 (569 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke; the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
 	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are

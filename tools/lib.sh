@@ -572,6 +572,15 @@ modules_build() {
 	return 1
 }
 
+# modcheck_key TREE ARCH: what a passing 'make modcheck' for ARCH vouches
+# for: the worktree's committed tree and the module fragment. tools/modcheck
+# writes it to CACHE_DIR/modcheck/ARCH.pass on a pass of a clean worktree,
+# and make send mails nothing unless both architectures' keys match.
+modcheck_key() {
+	printf '%s %s\n' "$(git -C "$1" rev-parse 'HEAD^{tree}')" \
+		"$(sha256sum <"$TOP/kernel-config/modcheck-$2.config" | cut -d' ' -f1)"
+}
+
 # configure_build TREE BDIR ARCH FRAGMENT LOG: BDIR configured as every
 # kernel here is: allnoconfig with FRAGMENT (KCONFIG_ALLCONFIG), then
 # olddefconfig; make's output in LOG. Returns make's status: the caller
