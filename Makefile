@@ -198,6 +198,19 @@ bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per
 bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
 	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
 
+lava-jobs: bench-knobs base ## the bench as LAVA jobs (one per boot: VARIANTS x MODES x ROUNDS) in CACHE_DIR/lava-jobs: jobs/, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_DEVICE_TYPE=qemu|arm64-server (LAVA_BENCH_DEVICE=BDF)
+	@$(BENCH_ENV) tools/lava/jobs "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
+
+lava-run: bench-knobs base ## the LAVA jobs run here by LAVA's dispatcher (lava-run, device tools/lava/devices/qemu-smmuv3.jinja2), into CACHE_DIR/results/<stamp>-lava: make bench's points, table and judge
+	@$(BENCH_ENV) tools/lava/run
+
+lava-devices: deps ## render and validate the LAVA device dictionaries (tools/lava/devices/: qemu-smmuv3, arm64-server) with Debian lava-server's templates
+	@for d in tools/lava/devices/*.jinja2; do tools/lava/device "$$(basename "$$d" .jinja2)" || exit 1; done
+
+lava-smoke: base ## make test's LAVA check: the series' smoke Image booted once by lava-run (strict, 1 thread, granule 1, 1 s), its log read into points and judged as make lava-run does; sanity, not timing
+	@VARIANTS=series CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=1 ROUNDS=1 \
+		RESULTS_ROOT="$(CACHE_DIR)/lava-smoke" tools/lava/run
+
 bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
 	@tools/smoke
 
@@ -278,8 +291,8 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 # make check, whose single-threaded cells (sparse, kernel-doc, each cell's
 # link and UML run) leave a core idle; the UML KUnit run goes first in the
 # foreground, because check's first cell takes its objects from ccache.
-TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke
-test: ## everything CI runs; cold on this 2-core VM 55 minutes when last measured (3320 s, 5736 CPU s, 2026-12-03, a fresh machine, with the x86_64 module build that make test no longer runs), warm 9.5 (569 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke; the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke lava-smoke
+test: ## everything CI runs; cold on this 2-core VM 55 minutes when last measured (3320 s, 5736 CPU s, 2026-12-03, a fresh machine, with the x86_64 module build that make test no longer runs), warm 9.5 (569 s): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke, the LAVA smoke (lava-run); the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
 	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
 
 cache-info: ## say where the caches are and how big they are

@@ -861,3 +861,25 @@ native_knobs() {
 	_nnum NATIVE_SYNC_NS "$NATIVE_SYNC_NS" 0 1000000
 	export THREADS ROUNDS BENCH_SECONDS NATIVE_SHIFT NATIVE_CMD_NS NATIVE_SYNC_NS
 }
+
+# ---- LAVA: the bench as jobs for LAVA's dispatcher ----------------------
+
+# LAVA's code and the modules it needs are Debian's (lava-dispatcher,
+# python3-jinja2, python3-yaml, python3-voluptuous), installed for Debian's
+# own interpreter, which is not always the first python3 on PATH
+LAVA_PYTHON=${LAVA_PYTHON:-/usr/bin/python3}
+LAVA_SCHEMA=/usr/share/lava-common/lava-schema.py
+lava_need() {
+	need_cmd lava-run
+	if ! { [ -x "$LAVA_PYTHON" ] && [ -f "$LAVA_SCHEMA" ] &&
+		"$LAVA_PYTHON" -c 'import jinja2, yaml, voluptuous, lava_common' 2>/dev/null; }; then
+		die "LAVA's dispatcher or its Python modules are missing for $LAVA_PYTHON ($LAVA_SCHEMA, jinja2, yaml, voluptuous). Run 'make deps' (Debian packages lava-dispatcher, python3-jinja2)."
+	fi
+}
+# lava_schema device|job FILE: LAVA's own validation; its report on failure
+lava_schema() {
+	local out
+	out=$("$LAVA_PYTHON" "$LAVA_SCHEMA" "$1" "$2" 2>&1) && return 0
+	printf '%s\n' "$out" >&2
+	return 1
+}

@@ -9,6 +9,10 @@ it publishes. Standard library only.
                                       (make bench-pgtable)
     tools/results.py smoke-check DIR  is a make bench-smoke run sane? one line
                                       per check; exit 1 if one failed
+    tools/results.py lava DIR         DIR/jobs/index.tsv + each job's LAVA
+                                      log in DIR/lava/JOB.log -> DIR/points.tsv
+                                      and the guest's console of each job in
+                                      DIR/logs/ (make lava-run, lava-collect)
     tools/results.py notes FILE update|check|render
                                       FILE's include blocks made again from
                                       the results files they name (render:
@@ -256,6 +260,8 @@ def render_md(rows, env, variants):
                    f"{e('accel', '')}, -smp {e('smp', '')}. {e('rounds', '')} rounds, interleaved; "
                    f"{e('seconds', '')} s per point; direction {e('dir', '')}, DMA mask "
                    f"{e('dma_bits', '')} bits. Run {e('date', '')}. Base: {e('base', '')}.\n")
+        if "booted_by" in env:
+            out.append(f"Each boot a LAVA job: booted and read by {env['booted_by']}.\n")
         out.append("Cells: median map / unmap latency; median map+unmap per CPU per second, counted by "
                    "the benchmark (min-max over rounds). Ratios: throughput of the variant over the first "
                    "variant, round by round, median (min-max).\n")
@@ -454,6 +460,116 @@ def smoke_check(d):
     return out, sane
 
 
+LAVA_POINT_KEYS = ("threads", "granule", "seconds", "map_100ns", "map_sd", "unmap_100ns", "unmap_sd")
+
+
+def lava_records(text, where):
+    """the records of a LAVA job log: lava-run's standard output, or a
+    lava-server's raw log (the same lines, each as a YAML list item). Each
+    line is one YAML flow mapping {dt, lvl, msg}; LAVA writes its floats as
+    tagged strings (! "30.0"), so it is read with YAML, not JSON. Needs
+    python3-yaml (Debian's, which LAVA's own code uses)."""
+    import yaml
+    recs = []
+    for nr, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if line.startswith("- "):
+            line = line[2:]
+        if not line.startswith("{"):
+            continue            # lava-run's own messages outside the log
+        try:
+            rec = yaml.safe_load(line)
+        except yaml.YAMLError as e:
+            raise ResultsError(f"{where} line {nr}: not a LAVA log record ({str(e).splitlines()[0]})")
+        if not isinstance(rec, dict) or "lvl" not in rec:
+            raise ResultsError(f"{where} line {nr}: not a LAVA log record (no lvl)")
+        recs.append(rec)
+    return recs
+
+
+def lava_point(text, where):
+    """a BENCH-POINT case's verbatim line (its extra test_case_id) as the
+    fields of points.tsv after variant, round and mode"""
+    f = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if not sep or not value.isdigit():
+            raise ResultsError(f"{where}: a BENCH-POINT case the parser cannot read: '{text}'")
+        f[key] = value
+    missing = [k_ for k_ in LAVA_POINT_KEYS if k_ not in f]
+    if missing:
+        raise ResultsError(f"{where}: a BENCH-POINT case without {', '.join(missing)}: '{text}'")
+    return [f[k_] for k_ in LAVA_POINT_KEYS] + [f.get("ops", "-"), f.get("elapsed_ns", "-")]
+
+
+def lava_job(text, job, want_points):
+    """(points, console) of one job's log, or ResultsError naming the job:
+    LAVA's own verdict, a BENCH-ERROR case, a missing BENCH-DONE, or a
+    count that differs from the guest's and from the job's"""
+    points, console, verdict, done, errors = [], [], None, None, []
+    for rec in lava_records(text, f"job {job}"):
+        msg = rec.get("msg")
+        if rec["lvl"] == "target" and isinstance(msg, str):
+            console.append(msg.rstrip("\r"))
+        if rec["lvl"] != "results" or not isinstance(msg, dict):
+            continue
+        extra = msg.get("extra") or {}
+        if msg.get("definition") == "lava" and msg.get("case") == "job":
+            verdict = (msg.get("result"), msg.get("error_type", extra.get("error_type")),
+                       str(msg.get("error_msg", extra.get("error_msg", ""))).strip())
+        if msg.get("definition") != "iommu-scale-bench":
+            continue
+        line = str(extra.get("test_case_id", ""))
+        if msg.get("result") != "pass":
+            errors.append(line)
+        elif line.startswith("points="):
+            done = line
+        else:
+            points.append(lava_point(line, f"job {job}"))
+    if errors:
+        raise ResultsError(f"job {job}: the guest failed: BENCH-ERROR {errors[0]}")
+    if verdict is None:
+        raise ResultsError(f"job {job}: the log holds no verdict of LAVA's (no lava/job result): "
+                           "the job did not end, or this is not its whole log")
+    if verdict[0] != "pass":
+        raise ResultsError(f"job {job}: LAVA's verdict is {verdict[0]}"
+                           + (f" ({verdict[1]}: {verdict[2]})" if verdict[1] else ""))
+    if done is None:
+        raise ResultsError(f"job {job}: the guest did not finish its sweep (no BENCH-DONE case)")
+    n = done.split()[0].partition("=")[2]
+    if not n.isdigit() or int(n) != len(points) or len(points) != want_points:
+        raise ResultsError(f"job {job}: {len(points)} BENCH-POINT cases, the guest's BENCH-DONE says "
+                           f"'{done}', the job asked for {want_points}")
+    return points, console
+
+
+def lava(d):
+    """DIR/points.tsv and DIR/logs/rR-MODE-VARIANT.log from the jobs of
+    DIR/jobs/index.tsv and their logs in DIR/lava/; every job must have
+    passed, with all its points"""
+    d = Path(d)
+    index = d / "jobs" / "index.tsv"
+    if not index.is_file():
+        raise ResultsError(f"{index} does not exist: it is written by make lava-jobs (tools/lava/jobs).")
+    rows = []
+    (d / "logs").mkdir(exist_ok=True)
+    lines = index.read_text().splitlines()
+    for nr, line in enumerate(lines[1:], start=2):
+        f = line.split("\t")
+        if len(f) != 5 or not f[1].isdigit() or not f[4].isdigit():
+            raise ResultsError(f"{index} line {nr}: expected job, round, mode, variant, points")
+        job, rnd, mode, variant, want = f
+        log = d / "lava" / (Path(job).stem + ".log")
+        if not log.is_file():
+            raise ResultsError(f"job {job}: no log ({log}): it was not run, or not collected")
+        points, console = lava_job(log.read_text(), job, int(want))
+        (d / "logs" / f"r{rnd}-{mode}-{variant}.log").write_text("\n".join(console) + "\n")
+        rows += [[variant, rnd, mode] + p for p in points]
+    if not rows:
+        raise ResultsError(f"{index} names no job.")
+    (d / "points.tsv").write_text("\t".join(POINT_FIELDS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
+
+
 def render_notes(notes):
     """MAINTAINERS-notes.md with every include block made again from the
     results file it names: that file without its '# ' title, its '## '
@@ -560,7 +676,7 @@ def front_page_problems(notes, top):
 
 
 def main(argv):
-    cmds = {"report": report, "pgreport": pgreport}
+    cmds = {"report": report, "pgreport": pgreport, "lava": lava}
     try:
         if len(argv) == 2 and argv[0] in cmds:
             cmds[argv[0]](argv[1])

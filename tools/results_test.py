@@ -289,5 +289,132 @@ class Committed(unittest.TestCase):
                 self.assertEqual((Path(t) / "results.md").read_text(), (run / "results.md").read_text())
 
 
+def lava_rec(lvl, msg):
+    """one record as LAVA's log writes it (lava_common.log.dump: YAML flow
+    style, every scalar double-quoted, a float as a tagged string)"""
+    import json
+    text = json.dumps({"dt": "2026-12-03T09:00:00.000000", "lvl": lvl, "msg": msg})
+    return text.replace('"measurement": 30.0', '"measurement": ! "30.0"') + "\n"
+
+
+def lava_case(result, line):
+    return lava_rec("results", {"case": "x", "definition": "iommu-scale-bench",
+                                "extra": {"test_case_id": line}, "level": "3.1", "result": result})
+
+
+P1 = "threads=1 granule=1 seconds=2 map_100ns=5123 map_sd=12 unmap_100ns=4021 unmap_sd=9 ops=1000 elapsed_ns=2000000000"
+P2 = "threads=2 granule=1 seconds=2 map_100ns=6000 map_sd=14 unmap_100ns=5000 unmap_sd=11"
+JOB_PASS = lava_rec("results", {"case": "job", "definition": "lava", "result": "pass", "measurement": 30.0})
+
+
+class Lava(Run):
+    """tools/results.py lava: LAVA job logs to points.tsv and consoles"""
+
+    def job(self, name, text, points=2, rnd=1, mode="strict", variant="base"):
+        (self.dir / "jobs").mkdir(exist_ok=True)
+        (self.dir / "lava").mkdir(exist_ok=True)
+        idx = self.dir / "jobs" / "index.tsv"
+        if not idx.exists():
+            idx.write_text("job\tround\tmode\tvariant\tpoints\n")
+        with idx.open("a") as f:
+            f.write(f"{name}.yaml\t{rnd}\t{mode}\t{variant}\t{points}\n")
+        (self.dir / "lava" / f"{name}.log").write_text(text)
+
+    def good(self):
+        return (lava_rec("info", "start: 1 tmpfs-deploy") + lava_rec("target", "Booting Linux\r")
+                + lava_rec("target", "BENCH-POINT " + P1 + "\r") + lava_case("pass", P1)
+                + lava_case("pass", P2) + lava_case("pass", "points=2") + JOB_PASS)
+
+    def fails(self, want):
+        with self.assertRaises(results.ResultsError) as e:
+            results.lava(self.dir)
+        self.assertIn(want, str(e.exception))
+
+    def test_points_and_console(self):
+        self.job("001-r1-strict-base", self.good())
+        self.job("002-r1-strict-series", "- " + self.good().replace("\n{", "\n- {"), variant="series")
+        results.lava(self.dir)
+        rows = (self.dir / "points.tsv").read_text().splitlines()
+        self.assertEqual(rows[0], "\t".join(results.POINT_FIELDS))
+        self.assertEqual(rows[1], "base\t1\tstrict\t1\t1\t2\t5123\t12\t4021\t9\t1000\t2000000000")
+        self.assertEqual(rows[2], "base\t1\tstrict\t2\t1\t2\t6000\t14\t5000\t11\t-\t-")
+        self.assertEqual(rows[3].split("\t")[0], "series")
+        self.assertEqual((self.dir / "logs" / "r1-strict-base.log").read_text(),
+                         "Booting Linux\nBENCH-POINT " + P1 + "\n")
+
+    def test_guest_error(self):
+        self.job("001-r1-strict-base", self.good().replace(lava_case("pass", "points=2"),
+                                                           lava_case("fail", "no edu PCI device")))
+        self.fails("job 001-r1-strict-base.yaml: the guest failed: BENCH-ERROR no edu PCI device")
+
+    def test_lava_verdict(self):
+        bad = lava_rec("results", {"case": "job", "definition": "lava", "result": "fail",
+                                   "extra": {"error_type": "Infrastructure", "error_msg": "boot timed out"}})
+        self.job("001-r1-strict-base", self.good().replace(JOB_PASS, bad))
+        self.fails("LAVA's verdict is fail (Infrastructure: boot timed out)")
+
+    def test_no_verdict(self):
+        self.job("001-r1-strict-base", self.good().replace(JOB_PASS, ""))
+        self.fails("no lava/job result")
+
+    def test_no_done(self):
+        self.job("001-r1-strict-base", self.good().replace(lava_case("pass", "points=2"), ""))
+        self.fails("did not finish its sweep (no BENCH-DONE case)")
+
+    def test_counts_differ(self):
+        self.job("001-r1-strict-base", self.good().replace(lava_case("pass", P2), ""))
+        self.fails("1 BENCH-POINT cases, the guest's BENCH-DONE says 'points=2', the job asked for 2")
+        self.setUp()
+        self.job("001-r1-strict-base", self.good(), points=3)
+        self.fails("the job asked for 3")
+
+    def test_unreadable_point(self):
+        self.job("001-r1-strict-base", self.good().replace(P2, "threads=2 granule=one"))
+        self.fails("a BENCH-POINT case the parser cannot read: 'threads=2 granule=one'")
+        self.setUp()
+        self.job("001-r1-strict-base", self.good().replace(P2, "threads=2 granule=1"))
+        self.fails("a BENCH-POINT case without seconds, map_100ns")
+
+    def test_damaged_record(self):
+        self.job("001-r1-strict-base", self.good() + '{"lvl": "target", "msg": "cut\n')
+        self.fails("job 001-r1-strict-base.yaml line 8: not a LAVA log record")
+
+    def test_missing_log(self):
+        self.job("001-r1-strict-base", self.good())
+        (self.dir / "lava" / "001-r1-strict-base.log").unlink()
+        self.fails("job 001-r1-strict-base.yaml: no log")
+        (self.dir / "jobs" / "index.tsv").unlink()
+        self.fails("is written by make lava-jobs")
+
+
+class LavaRecorded(Run):
+    """real lava-run logs (ci/fixtures/lava): the format as it is, not as
+    the cases above write it"""
+
+    def job(self, log):
+        (self.dir / "jobs").mkdir()
+        (self.dir / "lava").mkdir()
+        (self.dir / "jobs" / "index.tsv").write_text(
+            "job\tround\tmode\tvariant\tpoints\n001-r1-strict-series.yaml\t1\tstrict\tseries\t1\n")
+        shutil.copy(TOP / "ci" / "fixtures" / "lava" / log, self.dir / "lava" / "001-r1-strict-series.log")
+
+    def test_pass(self):
+        self.job("pass.log")
+        results.lava(self.dir)
+        self.assertEqual((self.dir / "points.tsv").read_text().splitlines()[1],
+                         "series\t1\tstrict\t1\t1\t1\t38\t498\t98\t333\t62456\t1031010832")
+        console = (self.dir / "logs" / "r1-strict-series.log").read_text()
+        self.assertIn("Linux version 7.3.4", console)
+        self.assertIn("BENCH-DONE points=1\n", console)
+        self.assertNotIn("\r", console)
+
+    def test_guest_error(self):
+        self.job("guest-error.log")
+        with self.assertRaises(results.ResultsError) as e:
+            results.lava(self.dir)
+        self.assertIn("the guest failed: BENCH-ERROR bench.group must be DMA (strict) or DMA-FQ (lazy)",
+                      str(e.exception))
+
+
 if __name__ == "__main__":
     unittest.main()
