@@ -13,9 +13,13 @@
  *   bench.bits=32          DMA mask in bits (default 32)
  *   bench.verify=1         count pages mapped twice at once (default 0;
  *                          needs a kernel with the verify field, MB_HAS_VERIFY)
+ *   bench.device=BDF       the PCI device to bind to the benchmark, on a
+ *                          machine with no edu device (a lab's server: one
+ *                          behind its SMMU that no driver holds); default:
+ *                          QEMU's edu device, found by its IDs
  *
  * Output, one line each:
- *   BENCH-INFO  key=value ...          the device, group and kernel
+ *   BENCH-INFO  key=value ...          the device, group, kernel and CPUs
  *   BENCH-CHECK <an input the kernel must reject> -> EINVAL
  *   BENCH-POINT threads=T granule=G seconds=S map_100ns=.. map_sd=..
  *               unmap_100ns=.. unmap_sd=.. [ops=N elapsed_ns=N] [dups=N]
@@ -33,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +208,31 @@ static void find_edu(char *bdf, size_t len)
 	     EDU_VENDOR, EDU_DEVICE, PCI_DEVS);
 }
 
+/* bench.device=BDF: a PCI address (0000:01:00.0 or 01:00.0) that exists */
+static void named_device(const char *want, char *bdf, size_t len)
+{
+	char path[512];
+	unsigned int dom = 0, bus, dev, fn;
+	int n = 0;
+	bool ok;
+
+	/* with a domain, or without one (domain 0) */
+	ok = sscanf(want, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &n) == 4 && !want[n];
+	if (!ok) {
+		dom = 0;
+		n = 0;
+		ok = sscanf(want, "%2x:%2x.%1u%n", &bus, &dev, &fn, &n) == 3 && !want[n];
+	}
+	if (!ok)
+		fail("bench.device: '%s' is not a PCI address (0000:01:00.0)", want);
+	if (dev > 31 || fn > 7)
+		fail("bench.device: '%s' is not a PCI address (device 0-1f, function 0-7)", want);
+	snprintf(bdf, len, "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	snprintf(path, sizeof(path), PCI_DEVS "/%s", bdf);
+	if (access(path, F_OK))
+		fail("bench.device=%s: no such PCI device in %s", want, PCI_DEVS);
+}
+
 static void bind_benchmark(const char *bdf, const char *want_group)
 {
 	char path[512], val[256], *slash;
@@ -215,11 +245,17 @@ static void bind_benchmark(const char *bdf, const char *want_group)
 		fail("iommu group type of %s is %s, the run asked for %s", bdf, val, want_group);
 	printf("BENCH-INFO device=%s group_type=%s\n", bdf, val);
 
+	/* a device a driver holds is refused before anything is changed */
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", bdf);
+	memset(val, 0, sizeof(val));
+	if (readlink(path, val, sizeof(val) - 1) >= 0) {
+		slash = strrchr(val, '/');
+		fail("%s is already bound to a driver (%s): the benchmark takes a device no driver holds",
+		     bdf, slash ? slash + 1 : val);
+	}
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver_override", bdf);
 	write_file(path, "dma_map_benchmark");
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", bdf);
-	if (readlink(path, val, sizeof(val) - 1) >= 0)
-		fail("%s is already bound to a driver", bdf);
 	write_file("/sys/bus/pci/drivers_probe", bdf);
 	memset(val, 0, sizeof(val));
 	if (readlink(path, val, sizeof(val) - 1) < 0)
@@ -358,7 +394,12 @@ int main(void)
 #endif
 
 	printf("BENCH-INFO kernel=\"%s\"\n", ver);
-	find_edu(bdf, sizeof(bdf));
+	printf("BENCH-INFO cpus_online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	s = param(cmdline, "bench.device", pbuf, sizeof(pbuf));
+	if (s)
+		named_device(s, bdf, sizeof(bdf));
+	else
+		find_edu(bdf, sizeof(bdf));
 	bind_benchmark(bdf, group);
 
 	fd = open("/sys/kernel/debug/dma_map_benchmark", O_RDWR);
