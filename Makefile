@@ -198,7 +198,7 @@ bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per
 bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
 	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
 
-lava-jobs: bench-knobs base ## the bench as LAVA jobs (one per boot: VARIANTS x MODES x ROUNDS) in CACHE_DIR/lava-jobs: jobs/, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_DEVICE_TYPE=qemu|arm64-server (LAVA_BENCH_DEVICE=BDF)
+lava-jobs: bench-knobs base ## the bench as LAVA jobs (one per boot: VARIANTS x MODES x ROUNDS) in CACHE_DIR/lava-jobs: jobs/, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_BOOT=qemu|grub, LAVA_DEVICE_TYPE (the lab's type; default qemu), for grub LAVA_BENCH_DEVICE=BDF
 	@$(BENCH_ENV) tools/lava/jobs "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
 
 lava-run: bench-knobs base ## the LAVA jobs run here by LAVA's dispatcher (lava-run, device tools/lava/devices/qemu-smmuv3.jinja2), into CACHE_DIR/results/<stamp>-lava: make bench's points, table and judge

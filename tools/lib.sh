@@ -868,18 +868,31 @@ native_knobs() {
 # python3-jinja2, python3-yaml, python3-voluptuous), installed for Debian's
 # own interpreter, which is not always the first python3 on PATH
 LAVA_PYTHON=${LAVA_PYTHON:-/usr/bin/python3}
-LAVA_SCHEMA=/usr/share/lava-common/lava-schema.py
+LAVA_SCHEMA=${LAVA_SCHEMA:-/usr/share/lava-common/lava-schema.py}
 lava_need() {
+	local have pin
 	need_cmd lava-run
+	# lava-run refuses to run as anyone else (and says so on its standard
+	# output, where a job's records would be)
+	[ "$(id -u)" = 0 ] ||
+		die "LAVA's dispatcher (lava-run) runs only as root: run this as root (sudo -E make ...). Nothing was run."
 	if ! { [ -x "$LAVA_PYTHON" ] && [ -f "$LAVA_SCHEMA" ] &&
 		"$LAVA_PYTHON" -c 'import jinja2, yaml, voluptuous, lava_common' 2>/dev/null; }; then
 		die "LAVA's dispatcher or its Python modules are missing for $LAVA_PYTHON ($LAVA_SCHEMA, jinja2, yaml, voluptuous). Run 'make deps' (Debian packages lava-dispatcher, python3-jinja2)."
 	fi
+	# the templates (tools/lava/lava.pin) and the dispatcher are one release
+	have=$(dpkg-query -W -f='${Version}' lava-dispatcher 2>/dev/null || true)
+	pin=$(sed -n 's/^LAVA_SERVER_VERSION=//p' "$TOP/tools/lava/lava.pin")
+	[ -z "$have" ] || [ "$have" = "$pin" ] ||
+		die "lava-dispatcher $have is installed, but tools/lava/lava.pin pins lava-server $pin's device-type templates: pin the lava-server of the same release (its version and the .deb's sha256), so that the dictionaries rendered here are the ones this dispatcher reads."
 }
-# lava_schema device|job FILE: LAVA's own validation; its report on failure
+# lava_schema device|job FILE [OPTION...]: LAVA's own validation (a device
+# dictionary as rendered, not rendered again); its report on failure
 lava_schema() {
-	local out
-	out=$("$LAVA_PYTHON" "$LAVA_SCHEMA" "$1" "$2" 2>&1) && return 0
+	local out kind=$1 file=$2
+	shift 2
+	[ "$kind" = job ] || set -- --no-render "$@"
+	out=$("$LAVA_PYTHON" "$LAVA_SCHEMA" "$kind" "$@" "$file" 2>&1) && return 0
 	printf '%s\n' "$out" >&2
 	return 1
 }

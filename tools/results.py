@@ -13,6 +13,11 @@ it publishes. Standard library only.
                                       log in DIR/lava/JOB.log -> DIR/points.tsv
                                       and the guest's console of each job in
                                       DIR/logs/ (make lava-run, lava-collect)
+    tools/results.py compare A B AA   two runs of the same parameters (make
+                                      bench, make lava-run): does each
+                                      variant's ratio to the first agree
+                                      within the A/A variant AA's spread?
+                                      a table; exit 1 if one does not
     tools/results.py notes FILE update|check|render
                                       FILE's include blocks made again from
                                       the results files they name (render:
@@ -470,13 +475,14 @@ def lava_records(text, where):
     tagged strings (! "30.0"), so it is read with YAML, not JSON. Needs
     python3-yaml (Debian's, which LAVA's own code uses)."""
     import yaml
-    recs = []
+    recs, other = [], []
     for nr, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if line.startswith("- "):
             line = line[2:]
         if not line.startswith("{"):
-            continue            # lava-run's own messages outside the log
+            other.append(line)  # lava-run's own messages outside the log
+            continue
         try:
             rec = yaml.safe_load(line)
         except yaml.YAMLError as e:
@@ -484,6 +490,9 @@ def lava_records(text, where):
         if not isinstance(rec, dict) or "lvl" not in rec:
             raise ResultsError(f"{where} line {nr}: not a LAVA log record (no lvl)")
         recs.append(rec)
+    if not recs:
+        last = " / ".join(x for x in other[-3:] if x) or "nothing"
+        raise ResultsError(f"{where}: no LAVA log record at all; the log ends: {last}")
     return recs
 
 
@@ -502,11 +511,14 @@ def lava_point(text, where):
     return [f[k_] for k_ in LAVA_POINT_KEYS] + [f.get("ops", "-"), f.get("elapsed_ns", "-")]
 
 
-def lava_job(text, job, want_points):
+def lava_job(text, job, want_points, console_file=None):
     """(points, console) of one job's log, or ResultsError naming the job:
-    LAVA's own verdict, a BENCH-ERROR case, a missing BENCH-DONE, or a
-    count that differs from the guest's and from the job's"""
-    points, console, verdict, done, errors = [], [], None, None, []
+    LAVA's own verdict and its monitor's, a BENCH-ERROR case, a missing
+    BENCH-DONE, or a count that differs from the guest's and from the
+    job's. The guest's console (LAVA's target lines: without carriage
+    returns, escape sequences and blank lines, and with " escaped as \\")
+    goes to console_file first, failed job or not."""
+    points, console, verdict, done, errors, monitor = [], [], None, None, [], None
     for rec in lava_records(text, f"job {job}"):
         msg = rec.get("msg")
         if rec["lvl"] == "target" and isinstance(msg, str):
@@ -514,6 +526,8 @@ def lava_job(text, job, want_points):
         if rec["lvl"] != "results" or not isinstance(msg, dict):
             continue
         extra = msg.get("extra") or {}
+        if msg.get("definition") == "lava" and msg.get("case") == "lava-test-monitor":
+            monitor = extra.get("status")
         if msg.get("definition") == "lava" and msg.get("case") == "job":
             verdict = (msg.get("result"), msg.get("error_type", extra.get("error_type")),
                        str(msg.get("error_msg", extra.get("error_msg", ""))).strip())
@@ -526,6 +540,8 @@ def lava_job(text, job, want_points):
             done = line
         else:
             points.append(lava_point(line, f"job {job}"))
+    if console_file is not None:
+        console_file.write_text("\n".join(console) + "\n")
     if errors:
         raise ResultsError(f"job {job}: the guest failed: BENCH-ERROR {errors[0]}")
     if verdict is None:
@@ -534,6 +550,10 @@ def lava_job(text, job, want_points):
     if verdict[0] != "pass":
         raise ResultsError(f"job {job}: LAVA's verdict is {verdict[0]}"
                            + (f" ({verdict[1]}: {verdict[2]})" if verdict[1] else ""))
+    if monitor != "passed":
+        raise ResultsError(f"job {job}: LAVA's monitor of the guest did not pass (status {monitor}): "
+                           "it timed out (the guest was silent for longer than the boot action's "
+                           "timeout) or the console closed before 'reboot: Power down'")
     if done is None:
         raise ResultsError(f"job {job}: the guest did not finish its sweep (no BENCH-DONE case)")
     n = done.split()[0].partition("=")[2]
@@ -562,12 +582,52 @@ def lava(d):
         log = d / "lava" / (Path(job).stem + ".log")
         if not log.is_file():
             raise ResultsError(f"job {job}: no log ({log}): it was not run, or not collected")
-        points, console = lava_job(log.read_text(), job, int(want))
-        (d / "logs" / f"r{rnd}-{mode}-{variant}.log").write_text("\n".join(console) + "\n")
+        points, console = lava_job(log.read_text(), job, int(want), d / "logs" / f"r{rnd}-{mode}-{variant}.log")
         rows += [[variant, rnd, mode] + p for p in points]
     if not rows:
         raise ResultsError(f"{index} names no job.")
     (d / "points.tsv").write_text("\t".join(POINT_FIELDS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
+
+
+def compare(a, b, aa):
+    """(markdown, agree) for two runs of the same parameters (a: make
+    bench, b: make lava-run, say), from their results.json. For each mode,
+    granule, thread count and variant after the first: the median ratio to
+    the first variant in each run, their difference, and the A/A spread,
+    the largest distance from 1 of variant aa's ratio (min or max) in
+    either run at that point. The two agree where the difference is at
+    most the spread."""
+    runs = []
+    for d in (a, b):
+        f = Path(d) / "results.json"
+        if not f.is_file():
+            raise ResultsError(f"{f} does not exist: report the run first (make bench-report RESULTS={d}).")
+        runs.append(json.loads(f.read_text()))
+    va, vb = (r["env"].get("variants", "").split() for r in runs)
+    if va != vb:
+        raise ResultsError(f"the runs have different variants ({' '.join(va)} / {' '.join(vb)})")
+    if aa not in va[1:]:
+        raise ResultsError(f"the A/A variant {aa} is not one of the compared variants {' '.join(va[1:])}")
+    for k_ in ("threads", "granules", "modes", "seconds", "rounds", "smp", "dma_bits", "dir"):
+        if runs[0]["env"].get(k_) != runs[1]["env"].get(k_):
+            raise ResultsError(f"the runs differ in {k_} ({runs[0]['env'].get(k_)} / {runs[1]['env'].get(k_)})")
+    cells = [{(r["mode"], r["granule"], r["threads"], r["variant"]): r for r in run["summary"]} for run in runs]
+    out = ["| mode | granule | threads | variant | ratio, A | ratio, B | difference | A/A spread | agree |",
+           "|---|---:|---:|---|---:|---:|---:|---:|---|"]
+    agree = True
+    for key in sorted(cells[0], key=lambda k_: (k_[0], k_[1], k_[2], va.index(k_[3]))):
+        if key[3] == va[0]:
+            continue
+        if key not in cells[1]:
+            raise ResultsError(f"run B has no point at {key}")
+        ra, rb = cells[0][key]["ratio_to_first"], cells[1][key]["ratio_to_first"]
+        spread = max(abs(x - 1) for run in cells for x in run[key[:3] + (aa,)]["ratio_to_first"][1:])
+        diff = abs(rb[0] - ra[0])
+        ok = diff <= spread
+        agree &= ok
+        out.append(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {ra[0]:.2f} | {rb[0]:.2f} | {diff:.2f} "
+                   f"| {spread:.2f} | {'yes' if ok else 'NO'} |")
+    return "\n".join(out) + "\n", agree
 
 
 def render_notes(notes):
@@ -681,6 +741,10 @@ def main(argv):
         if len(argv) == 2 and argv[0] in cmds:
             cmds[argv[0]](argv[1])
             return 0
+        if len(argv) == 4 and argv[0] == "compare":
+            md, agree = compare(argv[1], argv[2], argv[3])
+            sys.stdout.write(md)
+            return 0 if agree else 1
         if len(argv) == 2 and argv[0] == "smoke-check":
             lines, sane = smoke_check(argv[1])
             print("\n".join(lines))

@@ -6,6 +6,7 @@ native run recomputed from its points.tsv and env.txt, to the byte.
 
     python3 tools/results_test.py
 """
+import json
 import shutil
 import tempfile
 import unittest
@@ -305,6 +306,8 @@ def lava_case(result, line):
 P1 = "threads=1 granule=1 seconds=2 map_100ns=5123 map_sd=12 unmap_100ns=4021 unmap_sd=9 ops=1000 elapsed_ns=2000000000"
 P2 = "threads=2 granule=1 seconds=2 map_100ns=6000 map_sd=14 unmap_100ns=5000 unmap_sd=11"
 JOB_PASS = lava_rec("results", {"case": "job", "definition": "lava", "result": "pass", "measurement": 30.0})
+MONITOR_PASS = lava_rec("results", {"case": "lava-test-monitor", "definition": "lava", "result": "pass",
+                                    "extra": {"status": "passed"}, "level": "3.1"})
 
 
 class Lava(Run):
@@ -321,9 +324,9 @@ class Lava(Run):
         (self.dir / "lava" / f"{name}.log").write_text(text)
 
     def good(self):
-        return (lava_rec("info", "start: 1 tmpfs-deploy") + lava_rec("target", "Booting Linux\r")
-                + lava_rec("target", "BENCH-POINT " + P1 + "\r") + lava_case("pass", P1)
-                + lava_case("pass", P2) + lava_case("pass", "points=2") + JOB_PASS)
+        return (lava_rec("info", "start: 1 tmpfs-deploy") + lava_rec("target", "Booting Linux")
+                + lava_rec("target", "BENCH-POINT " + P1) + lava_case("pass", P1)
+                + lava_case("pass", P2) + lava_case("pass", "points=2") + MONITOR_PASS + JOB_PASS)
 
     def fails(self, want):
         with self.assertRaises(results.ResultsError) as e:
@@ -348,10 +351,26 @@ class Lava(Run):
         self.fails("job 001-r1-strict-base.yaml: the guest failed: BENCH-ERROR no edu PCI device")
 
     def test_lava_verdict(self):
+        # as lava-run writes it: the error at the record's top level
         bad = lava_rec("results", {"case": "job", "definition": "lava", "result": "fail",
-                                   "extra": {"error_type": "Infrastructure", "error_msg": "boot timed out"}})
+                                   "error_type": "Infrastructure", "error_msg": "boot timed out\n"})
         self.job("001-r1-strict-base", self.good().replace(JOB_PASS, bad))
         self.fails("LAVA's verdict is fail (Infrastructure: boot timed out)")
+
+    def test_monitor_timed_out(self):
+        self.job("001-r1-strict-base", self.good().replace(MONITOR_PASS, lava_rec(
+            "results", {"case": "lava-test-monitor", "definition": "lava", "result": "fail",
+                        "extra": {"status": "failed"}, "level": "3.1"})))
+        self.fails("LAVA's monitor of the guest did not pass (status failed)")
+
+    def test_no_records(self):
+        self.job("001-r1-strict-base", "lava-run should be executed as root\n")
+        self.fails("no LAVA log record at all; the log ends: lava-run should be executed as root")
+
+    def test_console_of_a_failed_job(self):
+        self.job("001-r1-strict-base", self.good().replace(JOB_PASS, ""))
+        self.fails("no lava/job result")
+        self.assertIn("Booting Linux", (self.dir / "logs" / "r1-strict-base.log").read_text())
 
     def test_no_verdict(self):
         self.job("001-r1-strict-base", self.good().replace(JOB_PASS, ""))
@@ -377,7 +396,7 @@ class Lava(Run):
 
     def test_damaged_record(self):
         self.job("001-r1-strict-base", self.good() + '{"lvl": "target", "msg": "cut\n')
-        self.fails("job 001-r1-strict-base.yaml line 8: not a LAVA log record")
+        self.fails("job 001-r1-strict-base.yaml line 9: not a LAVA log record")
 
     def test_missing_log(self):
         self.job("001-r1-strict-base", self.good())
@@ -385,6 +404,42 @@ class Lava(Run):
         self.fails("job 001-r1-strict-base.yaml: no log")
         (self.dir / "jobs" / "index.tsv").unlink()
         self.fails("is written by make lava-jobs")
+
+
+class Compare(unittest.TestCase):
+    """tools/results.py compare: two runs' ratios against the A/A spread"""
+
+    def run_dir(self, ratios):
+        d = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, d)
+        summary = []
+        for v, r in ratios.items():
+            summary.append({"mode": "strict", "granule": 1, "threads": 1, "variant": v,
+                            "ratio_to_first": r})
+        env = {"variants": " ".join(ratios), "threads": "1", "granules": "1", "modes": "strict",
+               "seconds": "2", "rounds": "2", "smp": "2", "dma_bits": "32", "dir": "bidir"}
+        (d / "results.json").write_text(json.dumps({"env": env, "summary": summary}))
+        return d
+
+    def test_agree_within_the_spread(self):
+        a = self.run_dir({"base": None, "base-aa": [1.0, 0.95, 1.04], "series": [1.10, 1.05, 1.15]})
+        b = self.run_dir({"base": None, "base-aa": [1.0, 0.98, 1.02], "series": [1.14, 1.10, 1.18]})
+        md, agree = results.compare(a, b, "base-aa")
+        self.assertTrue(agree)
+        self.assertIn("| strict | 1 | 1 | series | 1.10 | 1.14 | 0.04 | 0.05 | yes |", md)
+
+    def test_disagree_beyond_it(self):
+        a = self.run_dir({"base": None, "base-aa": [1.0, 0.99, 1.01], "series": [1.10, 1.05, 1.15]})
+        b = self.run_dir({"base": None, "base-aa": [1.0, 0.98, 1.02], "series": [1.20, 1.10, 1.25]})
+        md, agree = results.compare(a, b, "base-aa")
+        self.assertFalse(agree)
+        self.assertIn("| series | 1.10 | 1.20 | 0.10 | 0.02 | NO |", md)
+
+    def test_different_runs_are_refused(self):
+        a = self.run_dir({"base": None, "base-aa": [1.0, 1.0, 1.0]})
+        b = self.run_dir({"base": None, "series": [1.0, 1.0, 1.0]})
+        with self.assertRaises(results.ResultsError):
+            results.compare(a, b, "base-aa")
 
 
 class LavaRecorded(Run):
@@ -406,7 +461,7 @@ class LavaRecorded(Run):
         console = (self.dir / "logs" / "r1-strict-series.log").read_text()
         self.assertIn("Linux version 7.3.4", console)
         self.assertIn("BENCH-DONE points=1\n", console)
-        self.assertNotIn("\r", console)
+        self.assertNotIn("\r", console)     # LAVA drops them; the parser adds none
 
     def test_guest_error(self):
         self.job("guest-error.log")
