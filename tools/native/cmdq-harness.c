@@ -109,6 +109,7 @@ struct hthread {
 	u64 sync_ns, sync_n, nosync_ns, nosync_n;	/* time in the issue calls */
 	u64 last_return;	/* when a call of its last returned (ns; the watchdog reads it) */
 	int finished;
+	int quiet;		/* issues nothing more: past the closing CMD_SYNCs */
 	u64 stat[ST_NR];
 	enum work_kind work;
 	int work_n;
@@ -967,6 +968,7 @@ static void *cpu_thread(void *arg)
 		op_list(t, 0, true);
 		usleep(1000);
 	}
+	__atomic_store_n(&t->quiet, 1, __ATOMIC_RELEASE);
 	/* the CPU that takes GERROR keeps taking it until the queue is drained */
 	while (t->id == cfg.irq_cpu && !__atomic_load_n(&all_done, __ATOMIC_ACQUIRE)) {
 		maybe_irq(t);
@@ -1407,6 +1409,18 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.threads; i++)
 		if (i != cfg.irq_cpu)
 			join(thr[i].tid, thr[i].agent);
+	/*
+	 * The CPU that takes GERROR is joined last, as it serves the SMMU's
+	 * errors while the queue drains; but the queue can be judged drained
+	 * only once that CPU issues nothing more. Alone (one thread), or
+	 * inside its last closing CMD_SYNC, it may still be publishing when
+	 * CONS meets PROD: stopping the SMMU then left it waiting for room
+	 * that never came, with the watchdog gone (seen once in 24 runs of
+	 * make stress-short, series, 1 thread, seed 15).
+	 */
+	if (cfg.irq_cpu >= 0)
+		while (!__atomic_load_n(&thr[cfg.irq_cpu].quiet, __ATOMIC_ACQUIRE))
+			usleep(1000);
 drain:
 	/* every published command is consumed before the SMMU stops */
 	while ((__atomic_load_n(&reg_cons, __ATOMIC_ACQUIRE) & ((2U << cfg.shift) - 1)) !=
