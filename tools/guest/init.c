@@ -19,7 +19,9 @@
  *                          QEMU's edu device, found by its IDs
  *
  * Output, one line each:
- *   BENCH-INFO  key=value ...          the device, group, kernel and CPUs
+ *   BENCH-INFO  key=value ...          the device, group, kernel, CPUs,
+ *                                      firmware, each SMMU's queue sizes and
+ *                                      the kernel's IOMMU mode (from its log)
  *   BENCH-CHECK <an input the kernel must reject> -> EINVAL
  *   BENCH-POINT threads=T granule=G seconds=S map_100ns=.. map_sd=..
  *               unmap_100ns=.. unmap_sd=.. [ops=N elapsed_ns=N] [dups=N]
@@ -44,6 +46,7 @@
 #include <dirent.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -233,6 +236,96 @@ static void named_device(const char *want, char *bdf, size_t len)
 		fail("bench.device=%s: no such PCI device in %s", want, PCI_DEVS);
 }
 
+#define MAX_SMMU	16
+#define SYSLOG_READ_ALL	3
+
+/* the word before p in a log line: the device of a dev_info() message */
+static void word_before(const char *line, const char *p, char *out, size_t len)
+{
+	const char *b = p;
+	size_t n;
+
+	while (b > line && b[-1] != ' ')
+		b--;
+	n = (size_t)(p - b) < len - 1 ? (size_t)(p - b) : len - 1;
+	memcpy(out, b, n);
+	out[n] = 0;
+}
+
+/* the first word after a prefix found in a log line */
+static void word_after(const char *p, char *out, size_t len)
+{
+	size_t n = strcspn(p, " \t\r\n(");
+
+	n = n < len - 1 ? n : len - 1;
+	memcpy(out, p, n);
+	out[n] = 0;
+}
+
+/*
+ * The machine, as this kernel sees it, so that every result names where it
+ * came from: the firmware's tables, each SMMU's queue sizes (arm-smmu-v3's
+ * "allocated N entries for cmdq" lines) and the default domain type and
+ * TLB invalidation policy that iommu core logs at boot. A line the log
+ * does not hold is reported as unknown, never guessed.
+ */
+static void machine_info(void)
+{
+	static char log[1 << 18];
+	static struct {
+		char dev[64];
+		unsigned int q[3];
+	} smmu[MAX_SMMU];
+	static const char *const qname[3] = { "cmdq", "evtq", "priq" };
+	char def[32] = "unknown", policy[32] = "unknown", dev[64], q[16];
+	unsigned int entries, nsmmu = 0, i, j;
+	char *line, *save, *p;
+	int n;
+
+	if (!access("/sys/firmware/acpi/tables/IORT", F_OK))
+		printf("BENCH-INFO firmware=acpi iort=yes\n");
+	else if (!access("/sys/firmware/acpi/tables", F_OK))
+		printf("BENCH-INFO firmware=acpi iort=no\n");
+	else if (!access("/sys/firmware/devicetree/base", F_OK))
+		printf("BENCH-INFO firmware=devicetree\n");
+	else
+		printf("BENCH-INFO firmware=unknown\n");
+
+	n = klogctl(SYSLOG_READ_ALL, log, sizeof(log) - 1);
+	if (n < 0) {
+		printf("BENCH-INFO smmu=unknown iommu_default=unknown iommu_policy=unknown (kernel log: %s)\n",
+		       strerror(errno));
+		return;
+	}
+	log[n] = 0;
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		p = strstr(line, ": allocated ");
+		if (p && sscanf(p, ": allocated %u entries for %15s", &entries, q) == 2) {
+			word_before(line, p, dev, sizeof(dev));
+			for (i = 0; i < nsmmu && strcmp(smmu[i].dev, dev); i++)
+				;
+			if (i == nsmmu && nsmmu < MAX_SMMU)
+				snprintf(smmu[nsmmu++].dev, sizeof(smmu[0].dev), "%s", dev);
+			for (j = 0; i < nsmmu && j < 3; j++)
+				if (!strcmp(q, qname[j]))
+					smmu[i].q[j] = entries;
+			continue;
+		}
+		p = strstr(line, "Default domain type: ");
+		if (p)
+			word_after(p + strlen("Default domain type: "), def, sizeof(def));
+		p = strstr(line, "TLB invalidation policy: ");
+		if (p)
+			word_after(p + strlen("TLB invalidation policy: "), policy, sizeof(policy));
+	}
+	if (!nsmmu)
+		printf("BENCH-INFO smmu=unknown\n");
+	for (i = 0; i < nsmmu; i++)
+		printf("BENCH-INFO smmu=%s cmdq=%u evtq=%u priq=%u\n", smmu[i].dev,
+		       smmu[i].q[0], smmu[i].q[1], smmu[i].q[2]);
+	printf("BENCH-INFO iommu_default=%s iommu_policy=%s\n", def, policy);
+}
+
 static void bind_benchmark(const char *bdf, const char *want_group)
 {
 	char path[512], val[256], *slash;
@@ -395,6 +488,7 @@ int main(void)
 
 	printf("BENCH-INFO kernel=\"%s\"\n", ver);
 	printf("BENCH-INFO cpus_online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	machine_info();
 	s = param(cmdline, "bench.device", pbuf, sizeof(pbuf));
 	if (s)
 		named_device(s, bdf, sizeof(bdf));
