@@ -26,6 +26,7 @@ VERIFY ?= 0
 DMA_DIR ?= bidir
 DMA_BITS ?= 32
 BOOT_TIMEOUT ?= 180
+BENCH_FIRMWARE ?= dt
 KUNIT_TIMEOUT ?= 600
 export KUNIT_TIMEOUT
 # make bench-native knobs (besides VARIANTS THREADS ROUNDS SECONDS)
@@ -57,14 +58,14 @@ export VERSION SEND SERIES MBOX
 BENCH_ENV = VARIANTS="$(VARIANTS)" CPUS="$(CPUS)" THREADS="$(THREADS)" \
 	GRANULES="$(GRANULES)" MODES="$(MODES)" BENCH_SECONDS="$(SECONDS)" ROUNDS="$(ROUNDS)" \
 	BENCH_CONFIG="$(BENCH_CONFIG)" VERIFY="$(VERIFY)" DMA_DIR="$(DMA_DIR)" DMA_BITS="$(DMA_BITS)" \
-	BOOT_TIMEOUT="$(BOOT_TIMEOUT)"
+	BOOT_TIMEOUT="$(BOOT_TIMEOUT)" BENCH_FIRMWARE="$(BENCH_FIRMWARE)"
 
 SHELL := /bin/bash
 # one target at a time: the targets share build directories and the 2-core budget
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short sim sim-short model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat notes notes-check selftest selftest-fast test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short sim sim-short model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat lava-jobs lava-run lava-submit lava-collect lava-server-check lava-devices lava-smoke notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -75,7 +76,7 @@ help: ## list the targets and knobs
 		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Knobs (make VAR=value), with their values now:"
-	@printf '  %-15s %-24s %s\n' \
+	@printf '  %-17s %-24s %s\n' \
 		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
 		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
@@ -94,6 +95,7 @@ help: ## list the targets and knobs
 		DMA_DIR "$(DMA_DIR)" "bench: DMA direction the benchmark maps with: bidir, to or from" \
 		DMA_BITS "$(DMA_BITS)" "bench: DMA mask of the benchmark device, 20..64 bits" \
 		BOOT_TIMEOUT "$(BOOT_TIMEOUT)" "bench: seconds a boot may take before its points (each point adds 3 x SECONDS)" \
+		BENCH_FIRMWARE "$(BENCH_FIRMWARE)" "bench: dt (QEMU's device tree) or uefi (EDK2 + ACPI/IORT, for BENCH_CONFIG=arm64-server)" \
 		KUNIT_TIMEOUT "$(KUNIT_TIMEOUT)" "kunit, check: seconds kunit.py lets the test kernel run" \
 		NATIVE_SHIFT "$(NATIVE_SHIFT)" "bench-native: queue of 2^N entries" \
 		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
@@ -119,7 +121,14 @@ help: ## list the targets and knobs
 		VERSION "$(or $(VERSION),-)" "send: the version to send (unset: each series' next, from patches/versions)" \
 		SERIES "$(or $(SERIES),-)" "send: only these series of patches/series (unset: all)" \
 		SEND "$(SEND)" "send: 0 writes the mails (b4 send -o, the dry run); reflect mails them to you; 1 to the list" \
-		MBOX "$(or $(MBOX),-)" "trailers: the mbox of replies whose Reviewed-by, Acked-by and Tested-by b4 collects"
+		MBOX "$(or $(MBOX),-)" "trailers: the mbox of replies whose Reviewed-by, Acked-by and Tested-by b4 collects" \
+		LAVA_OUT "$(or $(LAVA_OUT),-)" "lava-jobs, -submit, -collect: the jobs' directory (unset: CACHE_DIR/lava-jobs)" \
+		LAVA_BOOT "$(or $(LAVA_BOOT),qemu)" "lava-jobs: qemu (QEMU virt, as make bench) or grub (a lab's UEFI server, base-grub)" \
+		LAVA_DEVICE_TYPE "$(or $(LAVA_DEVICE_TYPE),-)" "lava-jobs: the lab's device type (unset: qemu; required for grub)" \
+		LAVA_IMAGES_URL "$(or $(LAVA_IMAGES_URL),-)" "lava-jobs: where the lab fetches the images (https://...; unset: file:// here, for lava-run)" \
+		LAVA_BENCH_DEVICE "$(or $(LAVA_BENCH_DEVICE),-)" "lava-jobs, grub: the PCI device behind the server's SMMU the benchmark takes (BDF)" \
+		LAVA_IDENTITY "$(or $(LAVA_IDENTITY),-)" "lava-submit, -collect: the lavacli identity of the lab (lavacli identities add)" \
+		LAVA_WAIT "$(or $(LAVA_WAIT),1)" "lava-collect: 1 waits for the jobs to finish; 0 fails, naming those not finished"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps
@@ -198,11 +207,20 @@ bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per
 bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
 	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
 
-lava-jobs: bench-knobs base ## the bench as LAVA jobs (one per boot: VARIANTS x MODES x ROUNDS) in CACHE_DIR/lava-jobs: jobs/, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_BOOT=qemu|grub, LAVA_DEVICE_TYPE (the lab's type; default qemu), for grub LAVA_BENCH_DEVICE=BDF
+lava-jobs: bench-knobs base ## the bench as LAVA jobs in CACHE_DIR/lava-jobs (LAVA_OUT): one per round and mode, booting VARIANTS in turn; jobs/, env.txt, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_BOOT=qemu|grub, LAVA_DEVICE_TYPE (the lab's type; default qemu), for grub LAVA_BENCH_DEVICE=BDF
 	@$(BENCH_ENV) tools/lava/jobs "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
 
 lava-run: bench-knobs base ## the LAVA jobs run here by LAVA's dispatcher (lava-run, device tools/lava/devices/qemu-smmuv3.jinja2), into CACHE_DIR/results/<stamp>-lava: make bench's points, table and judge
 	@$(BENCH_ENV) tools/lava/run
+
+lava-submit: ## submit make lava-jobs' jobs (LAVA_OUT, default CACHE_DIR/lava-jobs) to a lab with lavacli as LAVA_IDENTITY (lavacli's own identity: the token stays in lavacli's config); ids in LAVA_OUT/lava/submitted.tsv
+	@tools/lava/submit "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
+
+lava-collect: ## fetch the submitted jobs' logs and boards with lavacli (LAVA_IDENTITY; LAVA_WAIT=1 waits for them) and read them as make lava-run does: points, judge, results.md in LAVA_OUT
+	@tools/lava/collect "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
+
+lava-server-check: base ## make lava-submit and lava-collect against a real lava-server installed (tools/lava/server.list) and started here, as root; one job (base, strict, 1 thread, granule 1, 1 s) unless VARIANTS, MODES, THREADS, GRANULES, ROUNDS are given; lavacli's answers kept for ci/selftest's replay
+	@tools/lava/server-check
 
 lava-devices: deps ## render and validate the LAVA device dictionaries (tools/lava/devices/: qemu-smmuv3, arm64-server) with Debian lava-server's templates
 	@for d in tools/lava/devices/*.jinja2; do tools/lava/device "$$(basename "$$d" .jinja2)" || exit 1; done

@@ -148,6 +148,34 @@ base_commit() {
 		die "base ref '$ref' is not a commit in $repo. Set BASE_REF to a commit, tag or branch of that tree."
 }
 
+# deb_unpack PACKAGE VERSION SHA256 DIR: fetch Debian's PACKAGE=VERSION
+# with apt-get download (never installed), check it against SHA256, and
+# unpack it into DIR (a new directory). Dies, naming the pin, when the
+# machine's apt sources do not carry that version or the sha256 differs.
+deb_unpack() {
+	local pkg=$1 ver=$2 sum=$3 dir=$4 deb got
+	need_cmd apt-get dpkg-deb sha256sum
+	mkdir -p "$dir"
+	deb=$dir/${pkg}_${ver}_all.deb
+	# apt-get download writes into the current directory, as the _apt user
+	# where it can: a private directory makes it fall back to root, quietly
+	# (its warning about that is dropped; the rest of its output is shown)
+	# shellcheck disable=SC2317 # called by step
+	_fetch() {
+		local ok=1
+		(cd "$dir" && chmod 755 . && apt-get download -q "$pkg=$ver" >"$dir/apt.log" 2>&1) || ok=
+		sed '/^W: Download is performed unsandboxed/d' "$dir/apt.log" >&2
+		[ -n "$ok" ] && [ -f "$deb" ]
+	}
+	step "fetch $pkg $ver" _fetch ||
+		die "apt-get download $pkg=$ver gave no $deb. The machine's apt sources must carry Debian 12's $pkg $ver (apt-cache policy $pkg); run 'apt-get update' if they do."
+	got=$(sha256sum "$deb" | cut -d' ' -f1)
+	[ "$got" = "$sum" ] ||
+		die "${pkg}_${ver}_all.deb has sha256 $got, not the pinned $sum. Nothing was unpacked."
+	dpkg-deb -x "$deb" "$dir/x"
+	rm -f "$deb"
+}
+
 # apt_opts: the options of a private apt configuration under $APT_DIR (its
 # own sources list, preferences, lists, state and cache), one per line, so
 # that fetching from the machine's mirror never touches /etc/apt or the
@@ -803,6 +831,7 @@ bench_knobs() {
 	DMA_BITS=${DMA_BITS:-32}
 	VERIFY=${VERIFY:-0}
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+	BENCH_FIRMWARE=${BENCH_FIRMWARE:-dt}
 	_num CPUS "$CPUS" 1 64
 	if [ -z "${THREADS:-}" ]; then
 		THREADS=1
@@ -829,6 +858,8 @@ bench_knobs() {
 		case $x in strict | lazy) ;; *) die "MODES: '$x' is neither strict nor lazy." ;; esac
 	done
 	case $DMA_DIR in bidir | to | from) ;; *) die "DMA_DIR: '$DMA_DIR' is not bidir, to or from." ;; esac
+	case $BENCH_FIRMWARE in dt | uefi) ;; *) die "BENCH_FIRMWARE: '$BENCH_FIRMWARE' is neither dt nor uefi." ;; esac
+	export BENCH_FIRMWARE
 	for x in VARIANTS THREADS GRANULES MODES; do
 		[ "$(wc -w <<<"${!x}")" = "$(tr ' ' '\n' <<<"${!x}" | sort -u | wc -l)" ] ||
 			die "$x names a value twice: ${!x}."

@@ -3,8 +3,12 @@
 """Results of a benchmark run: from the points a run recorded to the tables
 it publishes. Standard library only.
 
-    tools/results.py report DIR       DIR/points.tsv + env.txt (+ counters.tsv)
-                                      -> summary.tsv, results.md, results.json
+    tools/results.py report DIR       DIR/points.tsv + env.txt (+ counters.tsv,
+                                      guest.tsv) -> summary.tsv, results.md,
+                                      results.json
+    tools/results.py guest DIR        the guests' BENCH-INFO lines in DIR/logs/
+                                      -> DIR/guest.tsv: the machine each
+                                      variant ran on, as its kernel saw it
     tools/results.py pgreport DIR     DIR/bench.tsv + env.txt -> results.md
                                       (make bench-pgtable)
     tools/results.py smoke-check DIR  is a make bench-smoke run sane? one line
@@ -261,12 +265,20 @@ def render_md(rows, env, variants):
                        "much as the driver; they say nothing about a machine with a CPU for each.\n"
                        % (", ".join(sorted(set(over), key=int)), nproc))
     else:
-        out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs. {e('qemu', '')}, accel "
-                   f"{e('accel', '')}, -smp {e('smp', '')}. {e('rounds', '')} rounds, interleaved; "
-                   f"{e('seconds', '')} s per point; direction {e('dir', '')}, DMA mask "
-                   f"{e('dma_bits', '')} bits. Run {e('date', '')}. Base: {e('base', '')}.\n")
+        if "host_model" not in env and "booted_by" in env:
+            out.append(f"Run in a LAVA lab, not on this host: the boards, as the guests reported them, are "
+                       f"in the last table. {e('rounds', '')} rounds, interleaved; {e('seconds', '')} s per "
+                       f"point; direction {e('dir', '')}, DMA mask {e('dma_bits', '')} bits. Jobs written "
+                       f"{e('date', '')}, submitted {e('submitted', '')}. Base: {e('base', '')}.\n")
+        else:
+            out.append(f"Host: {e('host_model', '')}, {e('host_nproc', '')} CPUs. {e('qemu', '')}, accel "
+                       f"{e('accel', '')}, -smp {e('smp', '')}. {e('rounds', '')} rounds, interleaved; "
+                       f"{e('seconds', '')} s per point; direction {e('dir', '')}, DMA mask "
+                       f"{e('dma_bits', '')} bits. Run {e('date', '')}. Base: {e('base', '')}.\n")
         if "booted_by" in env:
-            out.append(f"Each boot a LAVA job: booted and read by {env['booted_by']}.\n")
+            out.append(f"A LAVA job for each round and mode, booting every variant in turn on one board: "
+                       f"booted and read by {env['booted_by']}"
+                       + (f"; boards: {env['lab_devices']}" if env.get("lab_devices") else "") + ".\n")
         out.append("Cells: median map / unmap latency; median map+unmap per CPU per second, counted by "
                    "the benchmark (min-max over rounds). Ratios: throughput of the variant over the first "
                    "variant, round by round, median (min-max).\n")
@@ -307,6 +319,83 @@ def render_counters(path, variants):
     return "\n".join(out) + "\n\n"
 
 
+GUEST_LOG = re.compile(r"^r(\d+)-(strict|lazy)-(.+)\.log$")
+
+
+def guest_info(logs, variants):
+    """what each variant's guest said of its machine (its BENCH-INFO lines
+    in the consoles under logs/): {variant: {key: [values seen]}}, in the
+    order first seen; a key with several values (one per SMMU, or the
+    policy of each mode) keeps them all"""
+    import shlex
+    info = {}
+    for f in sorted(Path(logs).glob("*.log")):
+        m = GUEST_LOG.match(f.name)
+        if not m or m.group(3) not in variants:
+            continue
+        seen = info.setdefault(m.group(3), {})
+        for line in f.read_text(errors="replace").splitlines():
+            line = line.strip().replace('\\"', '"')
+            if not line.startswith("BENCH-INFO "):
+                continue
+            try:
+                words = shlex.split(line[len("BENCH-INFO "):])
+            except ValueError:
+                words = line.split()[1:]
+            for w in words:
+                key, sep, value = w.partition("=")
+                if sep and value not in seen.setdefault(key, []):
+                    seen[key].append(value)
+    return info
+
+
+def guest(d):
+    """DIR/guest.tsv (variant, key, value) from the guests' consoles in
+    DIR/logs/, for the report's machine table; none when no guest reported
+    anything (a native run)"""
+    d = Path(d)
+    variants = read_env(d / "env.txt").get("variants", "").split() if (d / "env.txt").is_file() else []
+    if not variants:
+        raise ResultsError(f"{d}/env.txt names no variants.")
+    info = guest_info(d / "logs", variants)
+    rows = [(v, k_, x) for v in variants for k_, vals in info.get(v, {}).items() for x in vals]
+    (d / "guest.tsv").unlink(missing_ok=True)
+    if rows:
+        (d / "guest.tsv").write_text("variant\tkey\tvalue\n" + "".join("\t".join(r) + "\n" for r in rows))
+
+
+def read_guest(path):
+    """guest.tsv as guest_info gives it"""
+    info = {}
+    for line in Path(path).read_text().splitlines()[1:]:
+        f = line.split("\t")
+        if len(f) == 3:
+            info.setdefault(f[0], {}).setdefault(f[1], []).append(f[2])
+    return info
+
+
+GUEST_KEYS = ("cpus_online", "firmware", "iort", "smmu", "cmdq", "evtq", "priq", "iommu_default",
+              "iommu_policy", "device", "group_type", "kernel")
+
+
+def render_guest(info, variants):
+    """the guest-reported machine as a table: a key a row, a variant a
+    column; empty when no guest said anything"""
+    if not info:
+        return ""
+    keys = [k_ for k_ in GUEST_KEYS if any(k_ in info.get(v, {}) for v in variants)]
+    out = ["## The machine, as each guest reported it\n",
+           "From the guests' BENCH-INFO lines (tools/guest/init.c): the CPUs online, the firmware's "
+           "tables, each SMMU's queue sizes and the IOMMU mode from the kernel's log. Several values are "
+           "those of several SMMUs or of both modes.\n",
+           "| | " + " | ".join(variants) + " |",
+           "|---|" + "---|" * len(variants)]
+    for k_ in keys:
+        out.append(f"| {k_} | " + " | ".join(" / ".join(info.get(v, {}).get(k_, ["-"])).replace("|", "\\|")
+                                            for v in variants) + " |")
+    return "\n".join(out) + "\n\n"
+
+
 def report(d):
     """write summary.tsv, results.md and results.json of the run in d;
     returns the markdown"""
@@ -328,6 +417,8 @@ def report(d):
     md = render_md(rows, env, variants)
     if (d / "counters.tsv").is_file():
         md += render_counters(d / "counters.tsv", variants)
+    guest = read_guest(d / "guest.tsv") if (d / "guest.tsv").is_file() else {}
+    md += render_guest(guest, variants)
     (d / "results.md").write_text(md)
 
     def num(s):
@@ -336,7 +427,7 @@ def report(d):
     def fig(s):
         """a figure as the table has it: an integer where it is one"""
         return int(s) if s.lstrip("-").isdigit() else float(s)
-    doc = {"env": env,
+    doc = {"env": env, "guest": guest,
            "points": [{k_: num(v) for k_, v in p.items()} for p in points],
            "summary": [{"mode": r["mode"], "granule": int(r["granule"]), "threads": int(r["threads"]),
                         "variant": r["variant"], "rounds": r["rounds"],
@@ -511,81 +602,130 @@ def lava_point(text, where):
     return [f[k_] for k_ in LAVA_POINT_KEYS] + [f.get("ops", "-"), f.get("elapsed_ns", "-")]
 
 
-def lava_job(text, job, want_points, console_file=None):
-    """(points, console) of one job's log, or ResultsError naming the job:
-    LAVA's own verdict and its monitor's, a BENCH-ERROR case, a missing
-    BENCH-DONE, or a count that differs from the guest's and from the
-    job's. The guest's console (LAVA's target lines: without carriage
-    returns, escape sequences and blank lines, and with " escaped as \\")
-    goes to console_file first, failed job or not."""
-    points, console, verdict, done, errors, monitor = [], [], None, None, [], None
+def lava_monitor_name(variant):
+    """the name of a boot's monitor (tools/lava/jobs), as LAVA writes it as
+    the definition of that boot's cases"""
+    return f"iommu-scale-bench-{variant}".replace(" ", "-").lower()
+
+
+def lava_job(text, job, boots):
+    """the points of each boot of one job, {variant: points}, or
+    ResultsError naming the job and the boot. boots: [(variant, points
+    asked for, console file or None)], in the job's order: a job of
+    tools/lava/jobs boots each variant in turn with three actions
+    (deploy, boot, test), so boot k's actions are 3k+1..3k+3, and its test
+    action's cases carry level 3k+3.N and its monitor's name. Checked:
+    LAVA's verdict, each boot's monitor, a BENCH-ERROR case, a missing
+    BENCH-DONE, a count that differs from the guest's and from the job's.
+    Each boot's console (LAVA's target lines while its actions ran: without
+    carriage returns, escape sequences and blank lines, and with " escaped
+    as \\") goes to its console file first, failed job or not."""
+    nb = len(boots)
+    byname = {lava_monitor_name(v): i for i, (v, _, _) in enumerate(boots)}
+    points, console = [[] for _ in boots], [[] for _ in boots]
+    done, monitor = [None] * nb, [None] * nb
+    verdict, errors, action = None, [], 0
+
+    def boot_of_level(level):
+        top = str(level).split(".")[0]
+        return int(top) // 3 - 1 if top.isdigit() and int(top) % 3 == 0 else None
+
     for rec in lava_records(text, f"job {job}"):
-        msg = rec.get("msg")
-        if rec["lvl"] == "target" and isinstance(msg, str):
-            console.append(msg.rstrip("\r"))
-        if rec["lvl"] != "results" or not isinstance(msg, dict):
+        msg, lvl = rec.get("msg"), rec["lvl"]
+        if isinstance(msg, str) and msg.startswith("start: "):
+            top = msg.split()[1].split(".")[0]
+            if top.isdigit():
+                action = int(top)
+        if lvl == "target" and isinstance(msg, str) and 0 <= (action - 1) // 3 < nb:
+            console[(action - 1) // 3].append(msg.rstrip("\r"))
+        if lvl != "results" or not isinstance(msg, dict):
             continue
         extra = msg.get("extra") or {}
         if msg.get("definition") == "lava" and msg.get("case") == "lava-test-monitor":
-            monitor = extra.get("status")
+            i = boot_of_level(msg.get("level", ""))
+            if i is not None and 0 <= i < nb:
+                monitor[i] = extra.get("status")
         if msg.get("definition") == "lava" and msg.get("case") == "job":
             verdict = (msg.get("result"), msg.get("error_type", extra.get("error_type")),
                        str(msg.get("error_msg", extra.get("error_msg", ""))).strip())
-        if msg.get("definition") != "iommu-scale-bench":
+        i = byname.get(msg.get("definition"))
+        if i is None:
             continue
+        if boot_of_level(msg.get("level", "")) != i:
+            raise ResultsError(f"job {job}: a case of {boots[i][0]}'s monitor at level {msg.get('level')}, "
+                               f"not in its test action ({3 * i + 3}): this log is not of a job that "
+                               "tools/lava/jobs wrote")
         line = str(extra.get("test_case_id", ""))
         if msg.get("result") != "pass":
-            errors.append(line)
+            errors.append((i, line))
         elif line.startswith("points="):
-            done = line
+            done[i] = line
         else:
-            points.append(lava_point(line, f"job {job}"))
-    if console_file is not None:
-        console_file.write_text("\n".join(console) + "\n")
+            points[i].append(lava_point(line, f"job {job}, boot of {boots[i][0]}"))
+    for i, (_, _, cf) in enumerate(boots):
+        if cf is not None:
+            cf.write_text("\n".join(console[i]) + "\n")
     if errors:
-        raise ResultsError(f"job {job}: the guest failed: BENCH-ERROR {errors[0]}")
+        i, line = errors[0]
+        raise ResultsError(f"job {job}, boot of {boots[i][0]}: the guest failed: BENCH-ERROR {line}")
     if verdict is None:
         raise ResultsError(f"job {job}: the log holds no verdict of LAVA's (no lava/job result): "
                            "the job did not end, or this is not its whole log")
     if verdict[0] != "pass":
         raise ResultsError(f"job {job}: LAVA's verdict is {verdict[0]}"
                            + (f" ({verdict[1]}: {verdict[2]})" if verdict[1] else ""))
-    if monitor != "passed":
-        raise ResultsError(f"job {job}: LAVA's monitor of the guest did not pass (status {monitor}): "
-                           "it timed out (the guest was silent for longer than the boot action's "
-                           "timeout) or the console closed before 'reboot: Power down'")
-    if done is None:
-        raise ResultsError(f"job {job}: the guest did not finish its sweep (no BENCH-DONE case)")
-    n = done.split()[0].partition("=")[2]
-    if not n.isdigit() or int(n) != len(points) or len(points) != want_points:
-        raise ResultsError(f"job {job}: {len(points)} BENCH-POINT cases, the guest's BENCH-DONE says "
-                           f"'{done}', the job asked for {want_points}")
-    return points, console
+    out = {}
+    for i, (v, want, _) in enumerate(boots):
+        where = f"job {job}, boot of {v}"
+        if monitor[i] != "passed":
+            raise ResultsError(f"{where}: LAVA's monitor of the guest did not pass (status {monitor[i]}): "
+                               "it timed out (the guest was silent for longer than the boot action's "
+                               "timeout) or the console closed before 'reboot: Power down'")
+        if done[i] is None:
+            raise ResultsError(f"{where}: the guest did not finish its sweep (no BENCH-DONE case)")
+        n = done[i].split()[0].partition("=")[2]
+        if not n.isdigit() or int(n) != len(points[i]) or len(points[i]) != want:
+            raise ResultsError(f"{where}: {len(points[i])} BENCH-POINT cases, the guest's BENCH-DONE says "
+                               f"'{done[i]}', the job asked for {want}")
+        out[v] = points[i]
+    return out
 
 
 def lava(d):
     """DIR/points.tsv and DIR/logs/rR-MODE-VARIANT.log from the jobs of
-    DIR/jobs/index.tsv and their logs in DIR/lava/; every job must have
-    passed, with all its points"""
+    DIR/jobs/index.tsv (a line a boot; a job's boots on consecutive lines,
+    in its order) and their logs in DIR/lava/; every job must have passed,
+    with all its points"""
     d = Path(d)
     index = d / "jobs" / "index.tsv"
     if not index.is_file():
         raise ResultsError(f"{index} does not exist: it is written by make lava-jobs (tools/lava/jobs).")
-    rows = []
     (d / "logs").mkdir(exist_ok=True)
-    lines = index.read_text().splitlines()
-    for nr, line in enumerate(lines[1:], start=2):
+    jobs = []   # [(job, round, mode, [(variant, points)])]
+    for nr, line in enumerate(index.read_text().splitlines()[1:], start=2):
         f = line.split("\t")
         if len(f) != 5 or not f[1].isdigit() or not f[4].isdigit():
             raise ResultsError(f"{index} line {nr}: expected job, round, mode, variant, points")
         job, rnd, mode, variant, want = f
+        if jobs and jobs[-1][0] == job:
+            if (rnd, mode) != jobs[-1][1:3] or variant in [b[0] for b in jobs[-1][3]]:
+                raise ResultsError(f"{index} line {nr}: job {job} again, with another round or mode, "
+                                   "or a variant it already boots")
+            jobs[-1][3].append((variant, int(want)))
+        elif job in [j[0] for j in jobs]:
+            raise ResultsError(f"{index} line {nr}: job {job}'s boots are not on consecutive lines")
+        else:
+            jobs.append((job, rnd, mode, [(variant, int(want))]))
+    if not jobs:
+        raise ResultsError(f"{index} names no job.")
+    rows = []
+    for job, rnd, mode, boots in jobs:
         log = d / "lava" / (Path(job).stem + ".log")
         if not log.is_file():
             raise ResultsError(f"job {job}: no log ({log}): it was not run, or not collected")
-        points, console = lava_job(log.read_text(), job, int(want), d / "logs" / f"r{rnd}-{mode}-{variant}.log")
-        rows += [[variant, rnd, mode] + p for p in points]
-    if not rows:
-        raise ResultsError(f"{index} names no job.")
+        got = lava_job(log.read_text(), job, [(v, want, d / "logs" / f"r{rnd}-{mode}-{v}.log")
+                                              for v, want in boots])
+        rows += [[v, rnd, mode] + p for v, _ in boots for p in got[v]]
     (d / "points.tsv").write_text("\t".join(POINT_FIELDS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
 
 
@@ -736,7 +876,7 @@ def front_page_problems(notes, top):
 
 
 def main(argv):
-    cmds = {"report": report, "pgreport": pgreport, "lava": lava}
+    cmds = {"report": report, "pgreport": pgreport, "lava": lava, "guest": guest}
     try:
         if len(argv) == 2 and argv[0] in cmds:
             cmds[argv[0]](argv[1])

@@ -95,6 +95,52 @@ class Figures(Run):
         self.assertEqual(results.stats(["10", "9", "100"]), ("10", "9", "100"))  # numeric order
 
 
+class Guest(Run):
+    """the machine table, from the guests' BENCH-INFO lines"""
+
+    def log(self, name, *lines):
+        (self.dir / "logs").mkdir(exist_ok=True)
+        (self.dir / "logs" / name).write_text("".join(l + "\n" for l in lines))
+
+    def test_each_variant_its_machine_several_values_kept(self):
+        self.write([point("base", 1, 1, 20, 60, 1000, 10**9), point("series", 1, 1, 10, 50, 2000, 10**9)])
+        self.log("r1-strict-base.log", "[    0.1] booting", "BENCH-INFO kernel=\"7.3.4 #1 SMP\"",
+                 "BENCH-INFO cpus_online=2", "BENCH-INFO firmware=acpi iort=yes",
+                 "BENCH-INFO smmu=arm-smmu-v3.0.auto cmdq=256 evtq=128 priq=0",
+                 "BENCH-INFO smmu=arm-smmu-v3.1.auto cmdq=65536 evtq=128 priq=0",
+                 "BENCH-INFO iommu_default=Translated iommu_policy=strict")
+        # LAVA's console escapes the quote; the lazy boot logs the other policy
+        self.log("r1-lazy-base.log", "BENCH-INFO kernel=\\\"7.3.4 #1 SMP\\\"",
+                 "BENCH-INFO iommu_default=Translated iommu_policy=lazy\r")
+        self.log("r1-strict-series.log", "BENCH-INFO cpus_online=2")
+        self.log("r1-strict-other.log", "BENCH-INFO cpus_online=99")   # not a variant of the run
+        self.log("r1-t1-base.log", "BENCH-INFO cpus_online=98")        # not a boot's console
+        results.guest(self.dir)
+        info = results.read_guest(self.dir / "guest.tsv")
+        self.assertEqual(info["base"]["kernel"], ["7.3.4 #1 SMP"])
+        self.assertEqual(info["base"]["iommu_policy"], ["lazy", "strict"])
+        self.assertEqual(info["base"]["cmdq"], ["256", "65536"])
+        self.assertEqual(info["base"]["evtq"], ["128"])
+        self.assertEqual(info["series"], {"cpus_online": ["2"]})
+        results.report(self.dir)
+        md = (self.dir / "results.md").read_text()
+        self.assertIn("## The machine, as each guest reported it", md)
+        self.assertIn("| cmdq | 256 / 65536 | - |", md)
+        self.assertIn("| cpus_online | 2 | 2 |", md)
+        self.assertIn("| iommu_policy | lazy / strict | - |", md)
+        self.assertEqual(json.loads((self.dir / "results.json").read_text())["guest"]["base"]["firmware"],
+                         ["acpi"])
+
+    def test_no_guest_lines_no_table(self):
+        self.write([point("base", 1, 1, 20, 60, 1000, 10**9), point("series", 1, 1, 10, 50, 2000, 10**9)])
+        self.log("r1-strict-base.log", "no info here")
+        (self.dir / "guest.tsv").write_text("variant\tkey\tvalue\nbase\tcpus_online\t7\n")  # stale
+        results.guest(self.dir)
+        self.assertFalse((self.dir / "guest.tsv").exists())
+        results.report(self.dir)
+        self.assertNotIn("The machine", (self.dir / "results.md").read_text())
+
+
 class Broken(Run):
     def test_missing_variant(self):
         self.write([point("base", 1, 1, 20, 60)])
@@ -273,7 +319,7 @@ class Committed(unittest.TestCase):
         self.assertGreater(len(runs), 10)
         for run in runs:
             with self.subTest(run=run.name), tempfile.TemporaryDirectory() as t:
-                for f in ("points.tsv", "env.txt", "counters.tsv"):
+                for f in ("points.tsv", "env.txt", "counters.tsv", "guest.tsv"):
                     if (run / f).is_file():
                         shutil.copy(run / f, t)
                 results.report(t)
@@ -298,9 +344,9 @@ def lava_rec(lvl, msg):
     return text.replace('"measurement": 30.0', '"measurement": ! "30.0"') + "\n"
 
 
-def lava_case(result, line):
-    return lava_rec("results", {"case": "x", "definition": "iommu-scale-bench",
-                                "extra": {"test_case_id": line}, "level": "3.1", "result": result})
+def lava_case(result, line, variant="base", level="3.1"):
+    return lava_rec("results", {"case": "x", "definition": "iommu-scale-bench-" + variant,
+                                "extra": {"test_case_id": line}, "level": level, "result": result})
 
 
 P1 = "threads=1 granule=1 seconds=2 map_100ns=5123 map_sd=12 unmap_100ns=4021 unmap_sd=9 ops=1000 elapsed_ns=2000000000"
@@ -308,6 +354,17 @@ P2 = "threads=2 granule=1 seconds=2 map_100ns=6000 map_sd=14 unmap_100ns=5000 un
 JOB_PASS = lava_rec("results", {"case": "job", "definition": "lava", "result": "pass", "measurement": 30.0})
 MONITOR_PASS = lava_rec("results", {"case": "lava-test-monitor", "definition": "lava", "result": "pass",
                                     "extra": {"status": "passed"}, "level": "3.1"})
+
+
+def lava_boot(k, variant, points=(P1, P2), console="Booting Linux"):
+    """the records of boot k (0, 1, ...) of a job: its three actions"""
+    a = 3 * k
+    return (lava_rec("info", f"start: {a + 1} tmpfs-deploy") + lava_rec("info", f"start: {a + 2}.1 boot-qemu")
+            + lava_rec("target", f"{console} {variant}") + lava_rec("info", f"start: {a + 3} lava-test-monitor")
+            + "".join(lava_case("pass", x, variant, f"{a + 3}.1") for x in points)
+            + lava_case("pass", f"points={len(points)}", variant, f"{a + 3}.1")
+            + lava_rec("results", {"case": "lava-test-monitor", "definition": "lava", "result": "pass",
+                                   "extra": {"status": "passed"}, "level": f"{a + 3}.1"}))
 
 
 class Lava(Run):
@@ -321,7 +378,8 @@ class Lava(Run):
             idx.write_text("job\tround\tmode\tvariant\tpoints\n")
         with idx.open("a") as f:
             f.write(f"{name}.yaml\t{rnd}\t{mode}\t{variant}\t{points}\n")
-        (self.dir / "lava" / f"{name}.log").write_text(text)
+        if text is not None:   # None: a further boot of the job before
+            (self.dir / "lava" / f"{name}.log").write_text(text)
 
     def good(self):
         return (lava_rec("info", "start: 1 tmpfs-deploy") + lava_rec("target", "Booting Linux")
@@ -335,7 +393,8 @@ class Lava(Run):
 
     def test_points_and_console(self):
         self.job("001-r1-strict-base", self.good())
-        self.job("002-r1-strict-series", "- " + self.good().replace("\n{", "\n- {"), variant="series")
+        self.job("002-r1-strict-series", "- " + self.good().replace("\n{", "\n- {").replace(
+            "iommu-scale-bench-base", "iommu-scale-bench-series"), variant="series")
         results.lava(self.dir)
         rows = (self.dir / "points.tsv").read_text().splitlines()
         self.assertEqual(rows[0], "\t".join(results.POINT_FIELDS))
@@ -348,7 +407,7 @@ class Lava(Run):
     def test_guest_error(self):
         self.job("001-r1-strict-base", self.good().replace(lava_case("pass", "points=2"),
                                                            lava_case("fail", "no edu PCI device")))
-        self.fails("job 001-r1-strict-base.yaml: the guest failed: BENCH-ERROR no edu PCI device")
+        self.fails("job 001-r1-strict-base.yaml, boot of base: the guest failed: BENCH-ERROR no edu PCI device")
 
     def test_lava_verdict(self):
         # as lava-run writes it: the error at the record's top level
@@ -397,6 +456,42 @@ class Lava(Run):
     def test_damaged_record(self):
         self.job("001-r1-strict-base", self.good() + '{"lvl": "target", "msg": "cut\n')
         self.fails("job 001-r1-strict-base.yaml line 9: not a LAVA log record")
+
+    def test_one_job_boots_each_variant(self):
+        # a round's job: base, then series; each boot's cases by its monitor
+        text = (lava_rec("info", "start: 0 validate") + lava_boot(0, "base")
+                + lava_boot(1, "series", (P2, P1), "Booting Linux again") + lava_rec("info", "start: 7 finalize")
+                + lava_rec("target", "after the last boot") + JOB_PASS)
+        self.job("001-r1-strict", text)
+        self.job("001-r1-strict", None, variant="series")
+        results.lava(self.dir)
+        rows = [r.split("\t") for r in (self.dir / "points.tsv").read_text().splitlines()[1:]]
+        self.assertEqual([(r[0], r[3]) for r in rows], [("base", "1"), ("base", "2"), ("series", "2"), ("series", "1")])
+        self.assertEqual((self.dir / "logs" / "r1-strict-base.log").read_text(), "Booting Linux base\n")
+        self.assertEqual((self.dir / "logs" / "r1-strict-series.log").read_text(), "Booting Linux again series\n")
+
+    def test_one_boot_of_a_job_failed(self):
+        bad = lava_boot(1, "series").replace('"status": "passed"', '"status": "failed"')
+        self.job("001-r1-strict", lava_boot(0, "base") + bad + JOB_PASS)
+        self.job("001-r1-strict", None, variant="series")
+        self.fails("job 001-r1-strict.yaml, boot of series: LAVA's monitor of the guest did not pass (status failed)")
+        self.setUp()
+        self.job("001-r1-strict", lava_boot(0, "base") + lava_boot(1, "series", (P1,)) + JOB_PASS)
+        self.job("001-r1-strict", None, variant="series", points=2)
+        self.fails("job 001-r1-strict.yaml, boot of series: 1 BENCH-POINT cases")
+
+    def test_a_case_outside_its_boot(self):
+        # series' cases in base's test action: not a job of tools/lava/jobs
+        text = lava_boot(0, "base") + lava_boot(1, "series").replace('"level": "6.1"', '"level": "3.1"') + JOB_PASS
+        self.job("001-r1-strict", text)
+        self.job("001-r1-strict", None, variant="series")
+        self.fails("a case of series's monitor at level 3.1, not in its test action (6)")
+
+    def test_index_boots_of_a_job_together(self):
+        self.job("001-r1-strict", lava_boot(0, "base") + JOB_PASS)
+        self.job("002-r1-lazy", lava_boot(0, "base") + JOB_PASS, mode="lazy")
+        self.job("001-r1-strict", lava_boot(0, "base") + JOB_PASS, variant="series")
+        self.fails("job 001-r1-strict.yaml's boots are not on consecutive lines")
 
     def test_missing_log(self):
         self.job("001-r1-strict-base", self.good())
@@ -450,25 +545,33 @@ class LavaRecorded(Run):
         (self.dir / "jobs").mkdir()
         (self.dir / "lava").mkdir()
         (self.dir / "jobs" / "index.tsv").write_text(
-            "job\tround\tmode\tvariant\tpoints\n001-r1-strict-series.yaml\t1\tstrict\tseries\t1\n")
-        shutil.copy(TOP / "ci" / "fixtures" / "lava" / log, self.dir / "lava" / "001-r1-strict-series.log")
+            "job\tround\tmode\tvariant\tpoints\n001-r1-strict.yaml\t1\tstrict\tbase\t1\n"
+            "001-r1-strict.yaml\t1\tstrict\tseries\t1\n")
+        shutil.copy(TOP / "ci" / "fixtures" / "lava" / log, self.dir / "lava" / "001-r1-strict.log")
 
     def test_pass(self):
-        self.job("pass.log")
+        self.job("round.log")
         results.lava(self.dir)
-        self.assertEqual((self.dir / "points.tsv").read_text().splitlines()[1],
-                         "series\t1\tstrict\t1\t1\t1\t38\t498\t98\t333\t62456\t1031010832")
-        console = (self.dir / "logs" / "r1-strict-series.log").read_text()
-        self.assertIn("Linux version 7.3.4", console)
-        self.assertIn("BENCH-DONE points=1\n", console)
-        self.assertNotIn("\r", console)     # LAVA drops them; the parser adds none
+        rows = [r.split("\t") for r in (self.dir / "points.tsv").read_text().splitlines()[1:]]
+        self.assertEqual([r[:5] for r in rows], [["base", "1", "strict", "1", "1"], ["series", "1", "strict", "1", "1"]])
+        self.assertTrue(all(r[10].isdigit() and r[11].isdigit() for r in rows))   # counted: ops, elapsed_ns
+        for v in ("base", "series"):
+            console = (self.dir / "logs" / f"r1-strict-{v}.log").read_text()
+            self.assertEqual(console.count("Linux version 7.3.4"), 2, v)   # the banner and BENCH-INFO kernel=
+            self.assertEqual(console.count("BENCH-DONE points=1\n"), 1, v)
+            self.assertNotIn("\r", console)     # LAVA drops them; the parser adds none
+        # each boot's console is its own: base's kernel is not series'
+        self.assertNotEqual((self.dir / "logs" / "r1-strict-base.log").read_text(),
+                            (self.dir / "logs" / "r1-strict-series.log").read_text())
 
-    def test_guest_error(self):
-        self.job("guest-error.log")
+    def test_guest_error_in_the_second_boot(self):
+        self.job("round-guest-error.log")
         with self.assertRaises(results.ResultsError) as e:
             results.lava(self.dir)
-        self.assertIn("the guest failed: BENCH-ERROR bench.group must be DMA (strict) or DMA-FQ (lazy)",
-                      str(e.exception))
+        self.assertIn("job 001-r1-strict.yaml, boot of series: the guest failed: "
+                      "BENCH-ERROR bench.group must be DMA (strict) or DMA-FQ (lazy)", str(e.exception))
+        # base's boot, which passed, still has its console
+        self.assertIn("BENCH-DONE points=1", (self.dir / "logs" / "r1-strict-base.log").read_text())
 
 
 if __name__ == "__main__":
