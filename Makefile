@@ -76,7 +76,7 @@ help: ## list the targets and knobs
 		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Knobs (make VAR=value), with their values now:"
-	@printf '  %-17s %-24s %s\n' \
+	@printf '  %-18s %-24s %s\n' \
 		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
 		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
@@ -127,8 +127,10 @@ help: ## list the targets and knobs
 		LAVA_DEVICE_TYPE "$(or $(LAVA_DEVICE_TYPE),-)" "lava-jobs: the lab's device type (unset: qemu; required for grub)" \
 		LAVA_IMAGES_URL "$(or $(LAVA_IMAGES_URL),-)" "lava-jobs: where the lab fetches the images (https://...; unset: file:// here, for lava-run)" \
 		LAVA_BENCH_DEVICE "$(or $(LAVA_BENCH_DEVICE),-)" "lava-jobs, grub: the PCI device behind the server's SMMU the benchmark takes (BDF)" \
-		LAVA_IDENTITY "$(or $(LAVA_IDENTITY),-)" "lava-submit, -collect: the lavacli identity of the lab (lavacli identities add)" \
-		LAVA_WAIT "$(or $(LAVA_WAIT),1)" "lava-collect: 1 waits for the jobs to finish; 0 fails, naming those not finished"
+		LAVA_KERNEL_ARGS "$(or $(LAVA_KERNEL_ARGS),-)" "lava-jobs: more kernel arguments for every boot (a server: pci-stub.ids=V:D)" \
+		LAVA_IDENTITY "$(or $(LAVA_IDENTITY),-)" "lava-submit, -collect: the lavacli identity of the lab (in lavacli's config, mode 600)" \
+		LAVA_WAIT "$(or $(LAVA_WAIT),1)" "lava-collect: 1 waits for the jobs to finish; 0 fails, naming those not finished" \
+		LAVA_WAIT_TIMEOUT "$(or $(LAVA_WAIT_TIMEOUT),86400)" "lava-collect: seconds to wait for each job"
 
 deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
 	@tools/deps

@@ -279,6 +279,10 @@ def render_md(rows, env, variants):
             out.append(f"A LAVA job for each round and mode, booting every variant in turn on one board: "
                        f"booted and read by {env['booted_by']}"
                        + (f"; boards: {env['lab_devices']}" if env.get("lab_devices") else "") + ".\n")
+            if len(env.get("lab_devices", "").split()) > 1:
+                out.append("**Several boards:** the lab ran the jobs on more than one board. Each ratio "
+                           "compares variants booted on one board in one job, but the medians and the "
+                           "machine table mix boards; lava/devices.tsv says which job ran where.\n")
         out.append("Cells: median map / unmap latency; median map+unmap per CPU per second, counted by "
                    "the benchmark (min-max over rounds). Ratios: throughput of the variant over the first "
                    "variant, round by round, median (min-max).\n")
@@ -338,10 +342,18 @@ def guest_info(logs, variants):
             line = line.strip().replace('\\"', '"')
             if not line.startswith("BENCH-INFO "):
                 continue
+            rest = line[len("BENCH-INFO "):]
+            if rest.startswith("smmu=") and " " in rest:
+                # one SMMU and its queues: kept as one value, so that each
+                # SMMU keeps its own sizes
+                rest = rest[len("smmu="):]
+                if rest not in seen.setdefault("smmu", []):
+                    seen["smmu"].append(rest)
+                continue
             try:
-                words = shlex.split(line[len("BENCH-INFO "):])
+                words = shlex.split(rest)
             except ValueError:
-                words = line.split()[1:]
+                words = rest.split()
             for w in words:
                 key, sep, value = w.partition("=")
                 if sep and value not in seen.setdefault(key, []):
@@ -374,8 +386,8 @@ def read_guest(path):
     return info
 
 
-GUEST_KEYS = ("cpus_online", "firmware", "iort", "smmu", "cmdq", "evtq", "priq", "iommu_default",
-              "iommu_policy", "device", "group_type", "kernel")
+GUEST_KEYS = ("cpus_online", "firmware", "iort", "smmu", "smmus_not_listed", "iommu_default",
+              "iommu_policy", "device", "device_iommu", "released", "group_type", "kernel")
 
 
 def render_guest(info, variants):
@@ -386,8 +398,9 @@ def render_guest(info, variants):
     keys = [k_ for k_ in GUEST_KEYS if any(k_ in info.get(v, {}) for v in variants)]
     out = ["## The machine, as each guest reported it\n",
            "From the guests' BENCH-INFO lines (tools/guest/init.c): the CPUs online, the firmware's "
-           "tables, each SMMU's queue sizes and the IOMMU mode from the kernel's log. Several values are "
-           "those of several SMMUs or of both modes.\n",
+           "tables, each SMMU with its queues' entries and the IOMMU mode from the kernel's log, the "
+           "device the benchmark took and the IOMMU that translates it. Several values are those of "
+           "several SMMUs, of both modes or of several boards.\n",
            "| | " + " | ".join(variants) + " |",
            "|---|" + "---|" * len(variants)]
     for k_ in keys:
@@ -593,7 +606,7 @@ def lava_point(text, where):
     f = {}
     for word in text.split():
         key, sep, value = word.partition("=")
-        if not sep or not value.isdigit():
+        if not sep or not re.fullmatch("[0-9]+", value):
             raise ResultsError(f"{where}: a BENCH-POINT case the parser cannot read: '{text}'")
         f[key] = value
     missing = [k_ for k_ in LAVA_POINT_KEYS if k_ not in f]
@@ -632,15 +645,22 @@ def lava_job(text, job, boots):
 
     for rec in lava_records(text, f"job {job}"):
         msg, lvl = rec.get("msg"), rec["lvl"]
-        if isinstance(msg, str) and msg.startswith("start: "):
-            top = msg.split()[1].split(".")[0]
+        if lvl in ("info", "debug") and isinstance(msg, str) and msg.startswith("start: "):
+            level = msg.split()[1] if len(msg.split()) > 1 else ""
+            top = level.split(".")[0]
             if top.isdigit():
                 action = int(top)
+                # a boot that LAVA retries starts its sub-actions again: the
+                # console kept is the last attempt's
+                if action % 3 == 2 and level == f"{action}.1" and 0 <= (action - 1) // 3 < nb:
+                    console[(action - 1) // 3] = []
         if lvl == "target" and isinstance(msg, str) and 0 <= (action - 1) // 3 < nb:
             console[(action - 1) // 3].append(msg.rstrip("\r"))
         if lvl != "results" or not isinstance(msg, dict):
             continue
-        extra = msg.get("extra") or {}
+        extra = msg.get("extra")
+        if not isinstance(extra, dict):
+            extra = {}
         if msg.get("definition") == "lava" and msg.get("case") == "lava-test-monitor":
             i = boot_of_level(msg.get("level", ""))
             if i is not None and 0 <= i < nb:
@@ -648,7 +668,8 @@ def lava_job(text, job, boots):
         if msg.get("definition") == "lava" and msg.get("case") == "job":
             verdict = (msg.get("result"), msg.get("error_type", extra.get("error_type")),
                        str(msg.get("error_msg", extra.get("error_msg", ""))).strip())
-        i = byname.get(msg.get("definition"))
+        definition = msg.get("definition")
+        i = byname.get(definition) if isinstance(definition, str) else None
         if i is None:
             continue
         if boot_of_level(msg.get("level", "")) != i:
@@ -723,7 +744,7 @@ def lava(d):
         log = d / "lava" / (Path(job).stem + ".log")
         if not log.is_file():
             raise ResultsError(f"job {job}: no log ({log}): it was not run, or not collected")
-        got = lava_job(log.read_text(), job, [(v, want, d / "logs" / f"r{rnd}-{mode}-{v}.log")
+        got = lava_job(log.read_text(errors="replace"), job, [(v, want, d / "logs" / f"r{rnd}-{mode}-{v}.log")
                                               for v, want in boots])
         rows += [[v, rnd, mode] + p for v, _ in boots for p in got[v]]
     (d / "points.tsv").write_text("\t".join(POINT_FIELDS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))

@@ -119,13 +119,16 @@ class Guest(Run):
         info = results.read_guest(self.dir / "guest.tsv")
         self.assertEqual(info["base"]["kernel"], ["7.3.4 #1 SMP"])
         self.assertEqual(info["base"]["iommu_policy"], ["lazy", "strict"])
-        self.assertEqual(info["base"]["cmdq"], ["256", "65536"])
-        self.assertEqual(info["base"]["evtq"], ["128"])
+        # each SMMU keeps its own queues
+        self.assertEqual(info["base"]["smmu"], ["arm-smmu-v3.0.auto cmdq=256 evtq=128 priq=0",
+                                                "arm-smmu-v3.1.auto cmdq=65536 evtq=128 priq=0"])
+        self.assertNotIn("cmdq", info["base"])
         self.assertEqual(info["series"], {"cpus_online": ["2"]})
         results.report(self.dir)
         md = (self.dir / "results.md").read_text()
         self.assertIn("## The machine, as each guest reported it", md)
-        self.assertIn("| cmdq | 256 / 65536 | - |", md)
+        self.assertIn("| smmu | arm-smmu-v3.0.auto cmdq=256 evtq=128 priq=0 / arm-smmu-v3.1.auto cmdq=65536 "
+                      "evtq=128 priq=0 | - |", md)
         self.assertIn("| cpus_online | 2 | 2 |", md)
         self.assertIn("| iommu_policy | lazy / strict | - |", md)
         self.assertEqual(json.loads((self.dir / "results.json").read_text())["guest"]["base"]["firmware"],
@@ -479,6 +482,25 @@ class Lava(Run):
         self.job("001-r1-strict", lava_boot(0, "base") + lava_boot(1, "series", (P1,)) + JOB_PASS)
         self.job("001-r1-strict", None, variant="series", points=2)
         self.fails("job 001-r1-strict.yaml, boot of series: 1 BENCH-POINT cases")
+
+    def test_a_retried_boot_keeps_its_last_console(self):
+        first = lava_rec("info", "start: 2.1 boot-qemu") + lava_rec("target", "first attempt, hung")
+        # a target line that reads like an action start moves nothing
+        text = (lava_rec("info", "start: 1 tmpfs-deploy") + first
+                + lava_rec("target", "start: 9 not an action") + lava_boot(0, "base")[
+                    len(lava_rec("info", "start: 1 tmpfs-deploy")):] + JOB_PASS)
+        self.job("001-r1-strict", text)
+        results.lava(self.dir)
+        self.assertEqual((self.dir / "logs" / "r1-strict-base.log").read_text(), "Booting Linux base\n")
+
+    def test_malformed_records_are_results_errors(self):
+        bad = lava_rec("results", {"case": "x", "definition": ["not", "a", "name"], "extra": "not a map",
+                                   "level": "3.1", "result": "pass"})
+        self.job("001-r1-strict", lava_boot(0, "base") + bad + JOB_PASS)
+        results.lava(self.dir)   # ignored: not a case of any boot's monitor
+        self.setUp()
+        self.job("001-r1-strict", lava_boot(0, "base", ("threads=1 granule=\u00b2",)) + JOB_PASS)
+        self.fails("a BENCH-POINT case the parser cannot read")
 
     def test_a_case_outside_its_boot(self):
         # series' cases in base's test action: not a job of tools/lava/jobs

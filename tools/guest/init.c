@@ -15,8 +15,10 @@
  *                          needs a kernel with the verify field, MB_HAS_VERIFY)
  *   bench.device=BDF       the PCI device to bind to the benchmark, on a
  *                          machine with no edu device (a lab's server: one
- *                          behind its SMMU that no driver holds); default:
+ *                          behind its SMMU that no driver holds, or that
+ *                          pci-stub holds, which lets it go); default:
  *                          QEMU's edu device, found by its IDs
+ *   bench.end=halt         halt at the end instead of powering off
  *
  * Output, one line each:
  *   BENCH-INFO  key=value ...          the device, group, kernel, CPUs,
@@ -57,11 +59,14 @@
 #define MAX_LIST	32
 #define PCI_DEVS	"/sys/bus/pci/devices"
 
+/* bench.end=halt: halt at the end rather than power off (a lab's board) */
+static int halt_at_end;
+
 static void poweroff(void) __attribute__((noreturn));
 static void poweroff(void)
 {
 	sync();
-	reboot(RB_POWER_OFF);
+	reboot(halt_at_end ? RB_HALT_SYSTEM : RB_POWER_OFF);
 	/* reboot() only returns on failure; PID 1 must not exit */
 	for (;;)
 		pause();
@@ -219,6 +224,9 @@ static void named_device(const char *want, char *bdf, size_t len)
 	int n = 0;
 	bool ok;
 
+	/* hex digits, colons and one dot only: sscanf's %x would take 0x or a sign */
+	if (strspn(want, "0123456789abcdefABCDEF:.") != strlen(want))
+		fail("bench.device: '%s' is not a PCI address (0000:01:00.0)", want);
 	/* with a domain, or without one (domain 0) */
 	ok = sscanf(want, "%4x:%2x:%2x.%1u%n", &dom, &bus, &dev, &fn, &n) == 4 && !want[n];
 	if (!ok) {
@@ -238,6 +246,7 @@ static void named_device(const char *want, char *bdf, size_t len)
 
 #define MAX_SMMU	16
 #define SYSLOG_READ_ALL	3
+#define SYSLOG_CONSOLE_LEVEL	8
 
 /* the word before p in a log line: the device of a dev_info() message */
 static void word_before(const char *line, const char *p, char *out, size_t len)
@@ -278,7 +287,7 @@ static void machine_info(void)
 	} smmu[MAX_SMMU];
 	static const char *const qname[3] = { "cmdq", "evtq", "priq" };
 	char def[32] = "unknown", policy[32] = "unknown", dev[64], q[16];
-	unsigned int entries, nsmmu = 0, i, j;
+	unsigned int entries, nsmmu = 0, more = 0, i, j;
 	char *line, *save, *p;
 	int n;
 
@@ -300,12 +309,14 @@ static void machine_info(void)
 	log[n] = 0;
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		p = strstr(line, ": allocated ");
-		if (p && sscanf(p, ": allocated %u entries for %15s", &entries, q) == 2) {
+		if (p && strstr(line, "arm-smmu-v3 ") && sscanf(p, ": allocated %u entries for %15s", &entries, q) == 2) {
 			word_before(line, p, dev, sizeof(dev));
 			for (i = 0; i < nsmmu && strcmp(smmu[i].dev, dev); i++)
 				;
 			if (i == nsmmu && nsmmu < MAX_SMMU)
 				snprintf(smmu[nsmmu++].dev, sizeof(smmu[0].dev), "%s", dev);
+			else if (i == nsmmu && !strcmp(q, "cmdq"))
+				more++;
 			for (j = 0; i < nsmmu && j < 3; j++)
 				if (!strcmp(q, qname[j]))
 					smmu[i].q[j] = entries;
@@ -323,6 +334,8 @@ static void machine_info(void)
 	for (i = 0; i < nsmmu; i++)
 		printf("BENCH-INFO smmu=%s cmdq=%u evtq=%u priq=%u\n", smmu[i].dev,
 		       smmu[i].q[0], smmu[i].q[1], smmu[i].q[2]);
+	if (more)
+		printf("BENCH-INFO smmus_not_listed=%u\n", more);
 	printf("BENCH-INFO iommu_default=%s iommu_policy=%s\n", def, policy);
 }
 
@@ -330,22 +343,38 @@ static void bind_benchmark(const char *bdf, const char *want_group)
 {
 	char path[512], val[256], *slash;
 
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/iommu_group/type", bdf);
-	if (read_file(path, val, sizeof(val)))
-		fail("%s has no iommu group (%s): is the SMMUv3 enabled (-M virt,iommu=smmuv3)?",
-		     bdf, path);
-	if (strcmp(val, want_group))
-		fail("iommu group type of %s is %s, the run asked for %s", bdf, val, want_group);
-	printf("BENCH-INFO device=%s group_type=%s\n", bdf, val);
-
-	/* a device a driver holds is refused before anything is changed */
+	/*
+	 * A device a driver holds is refused before anything is changed;
+	 * pci-stub's hold (pci-stub.ids=, which keeps a NIC's built-in
+	 * driver off it) is released.
+	 */
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", bdf);
 	memset(val, 0, sizeof(val));
 	if (readlink(path, val, sizeof(val) - 1) >= 0) {
 		slash = strrchr(val, '/');
-		fail("%s is already bound to a driver (%s): the benchmark takes a device no driver holds",
-		     bdf, slash ? slash + 1 : val);
+		slash = slash ? slash + 1 : val;
+		if (strcmp(slash, "pci-stub"))
+			fail("%s is already bound to a driver (%s): the benchmark takes a device no driver holds, or one pci-stub holds (pci-stub.ids=)",
+			     bdf, slash);
+		write_file("/sys/bus/pci/drivers/pci-stub/unbind", bdf);
+		printf("BENCH-INFO released=%s from=pci-stub\n", bdf);
 	}
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/iommu_group/type", bdf);
+	if (read_file(path, val, sizeof(val)))
+		fail("%s has no iommu group (%s): no IOMMU translates it (QEMU: -M virt,iommu=smmuv3; a server: a device behind its SMMU, in the IORT)",
+		     bdf, path);
+	if (strcmp(val, want_group))
+		fail("iommu group type of %s is %s, the run asked for %s", bdf, val, want_group);
+	printf("BENCH-INFO device=%s group_type=%s\n", bdf, val);
+	/* which SMMU translates it, when the kernel links it */
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/iommu", bdf);
+	memset(val, 0, sizeof(val));
+	if (readlink(path, val, sizeof(val) - 1) >= 0) {
+		slash = strrchr(val, '/');
+		printf("BENCH-INFO device_iommu=%s\n", slash ? slash + 1 : val);
+	}
+
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver_override", bdf);
 	write_file(path, "dma_map_benchmark");
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", bdf);
@@ -465,6 +494,11 @@ int main(void)
 		fail("cannot read /proc/cmdline");
 	if (read_file("/proc/version", ver, sizeof(ver)))
 		fail("cannot read /proc/version");
+	/* first, so that a failure below ends the way the run asked */
+	s = param(cmdline, "bench.end", pbuf, sizeof(pbuf));
+	halt_at_end = s && !strcmp(s, "halt");
+	if (s && !halt_at_end)
+		fail("bench.end: '%s' is not halt", s);
 	nthreads = parse_list("bench.threads", param(cmdline, "bench.threads", pbuf, sizeof(pbuf)),
 			      threads, DMA_MAP_MAX_THREADS);
 	ngranules = parse_list("bench.granules", param(cmdline, "bench.granules", pbuf, sizeof(pbuf)),
@@ -489,6 +523,15 @@ int main(void)
 	printf("BENCH-INFO kernel=\"%s\"\n", ver);
 	printf("BENCH-INFO cpus_online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	machine_info();
+	/*
+	 * From here on the console carries warnings and worse only: an
+	 * informational line printed from another context (a deferred probe,
+	 * a driver's firmware message on a server) must not land inside a
+	 * BENCH-POINT line that LAVA or the sweep parses. Reports, which the
+	 * judges look for, are warnings or errors, and still show.
+	 */
+	if (klogctl(SYSLOG_CONSOLE_LEVEL, NULL, 5))
+		printf("BENCH-INFO console_loglevel=unchanged (%s)\n", strerror(errno));
 	s = param(cmdline, "bench.device", pbuf, sizeof(pbuf));
 	if (s)
 		named_device(s, bdf, sizeof(bdf));
