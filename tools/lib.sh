@@ -925,6 +925,16 @@ lava_need() {
 		die "LAVA's dispatcher (lava-run) runs only as root: run this as root (sudo -E make ...). Nothing was run."
 	lava_need_schema
 }
+
+# lava_unsubmitted LEDGER: the job names on stdin that LEDGER (a
+# submitted.tsv: job, lab id) has no row for, one per line, in order
+lava_unsubmitted() {
+	local job
+	while read -r job; do
+		cut -f1 "$1" | grep -qxF "$job" || echo "$job"
+	done
+}
+
 # lava_identity: LAVA_IDENTITY is set, lavacli ($LAVACLI) knows it, and
 # lavacli's config file, which holds its token in clear text, is readable
 # by its owner only
