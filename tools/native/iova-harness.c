@@ -50,6 +50,15 @@
  * scanned and bits claimed.
  *
  * Exit: 0 all checks passed; 1 a check failed; 2 bad input; 3 watchdog.
+ *
+ * Built with -DHARNESS_SIM (tools/native/sim/build-iova), the same code
+ * runs under the simulation (tools/native/sim/sim.c): the threads are
+ * virtual CPUs placed by its machine profile, the clock is virtual, every
+ * shared access is costed by its cache-line model, and each spinlock is a
+ * queued lock as arm64's, whose waiters spin on their own node. What the
+ * shim does not see (the rbtree walk's compute, the rcache's magazines
+ * under their lock) costs nothing there, except for --call-ns per call and
+ * --node-ns per rbtree node looked at. Workload k is not simulated.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -60,6 +69,12 @@
 
 #include "iova-shim.h"
 #include "iova-features.h"
+
+#ifdef HARNESS_SIM
+/* every rbtree node the code looks at: a load of its line, and --node-ns */
+static void harness_node_look(const void *node);
+#define to_iova(n) ({ struct rb_node *__n = (n); harness_node_look(__n); driver_to_iova(__n); })
+#endif
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -97,6 +112,7 @@ static struct {
 	double seconds, watchdog_s, warmup_s;
 	unsigned long long seed;
 	const char *variant;
+	u64 call_ns, node_ns;	/* under simulation: local work per call, per rbtree node */
 } cfg = { .threads = 1, .workload = 'a', .seconds = 1, .seed = 1, .watchdog_s = 10,
 	  .warmup_s = 0.05, .variant = "?" };
 
@@ -122,12 +138,27 @@ struct hthread {
 	struct item *ring;		/* b: inbound ring, c: flush queue */
 	unsigned int ring_head, ring_tail;
 	spinlock_t fq_lock;
+	int agent;			/* under simulation: its agent */
+#ifdef HARNESS_SIM
+	struct hmcs { struct hmcs *next; int locked; } __attribute__((aligned(64))) mcs;
+#endif
 	char pad[64];
 } __attribute__((aligned(64)));
 
 static struct hthread thr[MAX_THREADS + 2];
+#ifdef HARNESS_SIM
+#define self (*(struct hthread **)sim_slot())
+/* the main agent has no hthread: CPU 0's, which is idle while main works */
+int harness_sim_cpu(void)
+{
+	return self ? self->id : 0;
+}
+#define set_cpu(id) ((void)(id))
+#else
 static __thread struct hthread *self;
 __thread int harness_cpu;
+#define set_cpu(id) (harness_cpu = (id))
+#endif
 int harness_fence_word;
 int harness_nr_cpus = 1;
 static struct iova_domain iovad;
@@ -164,15 +195,25 @@ static void failure(const char *fmt, ...)
 
 static u64 now_ns(void)
 {
+#ifdef HARNESS_SIM
+	return sim_now();
+#else
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+#endif
 }
+
+#ifdef HARNESS_SIM
+#define usleep(us) sim_sleep((u64)(us) * 1000)
+#endif
 
 static inline u64 ticks(void)
 {
-#if defined(__x86_64__)
+#if defined(HARNESS_SIM)
+	return sim_now();
+#elif defined(__x86_64__)
 	return __builtin_ia32_rdtsc();
 #elif defined(__aarch64__)
 	u64 v;
@@ -186,6 +227,9 @@ static inline u64 ticks(void)
 
 static void calibrate(void)
 {
+#ifdef HARNESS_SIM
+	ns_per_tick = 1;
+#else
 	u64 t0 = now_ns(), c0 = ticks(), t1, c1;
 
 	do
@@ -193,6 +237,7 @@ static void calibrate(void)
 	while (t1 - t0 < 50000000ULL);
 	c1 = ticks();
 	ns_per_tick = (double)(t1 - t0) / (double)(c1 - c0);
+#endif
 }
 
 static u64 rnd(u64 *s)
@@ -216,10 +261,14 @@ u32 harness_random_below(u32 n)
 
 static void spin_ns(u64 ns)
 {
+#ifdef HARNESS_SIM
+	sim_advance(ns);
+#else
 	u64 end = now_ns() + ns;
 
 	while (now_ns() < end)
 		;
+#endif
 }
 
 /* a seeded delay inside a lock or between two steps, under --delay */
@@ -273,19 +322,91 @@ int harness_lock_class(const char *expr, const char *func)
 	return cls;
 }
 
+#ifdef HARNESS_SIM
+/*
+ * arm64's queued spinlock, in the shape that decides its cost (as the cmdq
+ * harness's, tools/native/shim.h): an uncontended lock is one RMW of the
+ * lock word; a contended one appends the CPU's own node with an RMW of the
+ * tail and spins on that node until it is the head; the head alone spins
+ * on the lock word, takes it when the holder's store frees it, and makes
+ * its successor the head with one store to that node. The pending bit is
+ * not modelled. Between two points nothing else runs, so plain C is atomic
+ * here. Returns true if the lock was contended.
+ */
+static struct hmcs main_mcs;
+
+static bool sim_queued_lock(spinlock_t *l)
+{
+	struct hmcs *me = self ? &self->mcs : &main_mcs, *prev;
+	uintptr_t v;
+
+	SIMA(SIM_RMW, &l->locked, "spin_lock");
+	if (!l->locked) {
+		l->locked = 1;
+		return false;
+	}
+	SIMA(SIM_STORE, me, "spin_lock");
+	me->next = NULL;
+	me->locked = 0;
+	SIMA(SIM_RMW, &l->locked, "spin_lock");
+	v = l->locked;
+	l->locked = (v & 1) | (uintptr_t)me;
+	prev = (struct hmcs *)(v & ~(uintptr_t)1);
+	if (prev) {
+		SIMA(SIM_STORE, &prev->next, "spin_lock");
+		prev->next = me;
+		for (;;) {	/* behind the head: on its own node */
+			SIMA(SIM_LOAD, &me->locked, "spin_lock_wait");
+			if (me->locked)
+				break;
+			sim_wait(SIM_W_RELAX, 0, "spin_lock_wait");
+		}
+	}
+	for (;;) {	/* the head: on the lock word */
+		SIMA(SIM_LOAD, &l->locked, "spin_lock_wait");
+		if (!(l->locked & 1))
+			break;
+		sim_wait(SIM_W_RELAX, 0, "spin_lock_wait");
+	}
+	SIMA(SIM_RMW, &l->locked, "spin_lock");
+	if ((l->locked & ~(uintptr_t)1) == (uintptr_t)me) {
+		l->locked = 1;	/* the last in the queue: clear the tail */
+	} else {
+		l->locked |= 1;
+		for (;;) {	/* the successor is linking itself in */
+			SIMA(SIM_LOAD, &me->next, "spin_lock_wait");
+			if (me->next)
+				break;
+			sim_wait(SIM_W_RELAX, 0, "spin_lock_wait");
+		}
+		SIMA(SIM_STORE, &me->next->locked, "spin_lock");
+		me->next->locked = 1;
+	}
+	return true;
+}
+#endif
+
 void harness_lock(spinlock_t *l, int cls)
 {
 	struct hthread *t = self;
 	u64 t0 = ticks(), t1;
 	int c = cls & 0xff;
+	bool contended;
 
-	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+#ifdef HARNESS_SIM
+	contended = sim_queued_lock(l);
+#else
+	contended = __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE);
+	if (contended) {
 		do {
 #if defined(__x86_64__)
 			__builtin_ia32_pause();
 #endif
 		} while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) ||
 			 __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
+	}
+#endif
+	if (contended) {
 		t1 = ticks();
 		if (t) {
 			t->lk[c].contended++;
@@ -312,23 +433,52 @@ void harness_unlock(spinlock_t *l)
 
 	if (t)
 		t->lk[l->owner].hold += ticks() - l->t0;
+#ifdef HARNESS_SIM
+	SIMA(SIM_STORE, &l->locked, "spin_unlock");
+	l->locked &= ~(uintptr_t)1;
+#else
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+#endif
 }
 
-/* the bitmap's word scans: every look at a word starts here */
+/*
+ * The bitmap's word scans: every look at a word starts here. A word at a
+ * time, as the kernel's _find_next_zero_bit() (lib/find_bit.c): a loop
+ * over single bits would cost the bitmap up to 64 loads a look, which the
+ * kernel never pays, and make it look slower than it is.
+ */
 unsigned long harness_find_next_zero_bit(const unsigned long *addr, unsigned long size, unsigned long offset)
 {
-	unsigned long i;
+	unsigned long i, w;
 
 	if (self) {
 		self->words_scanned++;
 		self->call_words++;
 	}
-	for (i = offset; i < size; i++)
-		if (!((__atomic_load_n(&addr[BIT_WORD(i)], __ATOMIC_RELAXED) >> (i % BITS_PER_LONG)) & 1))
-			return i;
-	return size;
+	if (offset >= size)
+		return size;
+	i = BIT_WORD(offset);
+	SIMA(SIM_LOAD, &addr[i], "find_next_zero_bit");
+	w = ~__atomic_load_n(&addr[i], __ATOMIC_RELAXED) & (~0UL << (offset % BITS_PER_LONG));
+	while (!w) {
+		if ((i + 1) * BITS_PER_LONG >= size)
+			return size;
+		i++;
+		SIMA(SIM_LOAD, &addr[i], "find_next_zero_bit");
+		w = ~__atomic_load_n(&addr[i], __ATOMIC_RELAXED);
+	}
+	i = i * BITS_PER_LONG + __builtin_ctzl(w);
+	return i < size ? i : size;
 }
+
+#ifdef HARNESS_SIM
+static void harness_node_look(const void *node)
+{
+	SIMA(SIM_LOAD, node, "rbtree node");
+	if (cfg.node_ns)
+		sim_advance(cfg.node_ns);
+}
+#endif
 
 /* --- memory --- */
 static long live_kmalloc;
@@ -346,7 +496,19 @@ struct kmem_cache *harness_kmem_cache_create(const char *name, size_t size)
 
 void *harness_alloc(struct kmem_cache *c, size_t size, bool zero)
 {
+#ifdef HARNESS_SIM
+	/* a line of its own, as SLAB_HWCACHE_ALIGN gives struct iova; written here */
+	size_t bytes = (size + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, bytes);
+
+	if (p) {
+		if (zero)
+			memset(p, 0, size);
+		sim_store_range(p, size, "kmem_cache_alloc");
+	}
+#else
 	void *p = zero ? calloc(1, size) : malloc(size);
+#endif
 
 	if (p)
 		__atomic_fetch_add(c ? &c->live : &live_kmalloc, 1, __ATOMIC_RELAXED);
@@ -357,6 +519,8 @@ void harness_free(struct kmem_cache *c, const void *p)
 {
 	if (!p)
 		return;
+	/* the slab's free-list pointer goes into the object */
+	SIMA(SIM_STORE, p, "kmem_cache_free");
 	__atomic_fetch_sub(c ? &c->live : &live_kmalloc, 1, __ATOMIC_RELAXED);
 	free((void *)p);
 }
@@ -441,7 +605,7 @@ static void *kworker_thread(void *arg)
 	int i;
 
 	self = t;
-	harness_cpu = t->id;
+	set_cpu(t->id);
 	while (!__atomic_load_n(&kworker_stop, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&work_lock);
 		for (i = 0; i < nworks; i++) {
@@ -515,6 +679,9 @@ static unsigned long do_alloc(struct hthread *t, unsigned long size)
 	if ((cfg.workload == 'd' && !(rnd(&t->rng) % 8)) || cfg.workload == 'j')
 		limit = lim32 = lim64 = limit28;
 	t0 = ticks();
+#ifdef HARNESS_SIM
+	sim_advance(cfg.call_ns);
+#endif
 	pfn = alloc_iova_fast(&iovad, size, lim32, false);
 	if (!pfn && lim64 != lim32) {
 		limit = lim64;
@@ -549,6 +716,9 @@ static void do_free(struct hthread *t, unsigned long pfn, unsigned long size)
 	if (cfg.check)
 		shadow_give(pfn, size);
 	t0 = ticks();
+#ifdef HARNESS_SIM
+	sim_advance(cfg.call_ns);
+#endif
 	free_iova_fast(&iovad, pfn, size);
 	t->t_free += ticks() - t0;
 	t->n_free++;
@@ -649,21 +819,32 @@ static void step(struct hthread *t)
 		/* complete what the previous CPU submitted, then submit to the next */
 		n = 0;
 		while (n < 8 && __atomic_load_n(&t->ring_tail, __ATOMIC_RELAXED) !=
-				__atomic_load_n(&t->ring_head, __ATOMIC_ACQUIRE)) {
+				__HS(SIM_LOAD, &t->ring_head, "ring", __atomic_load_n(&t->ring_head, __ATOMIC_ACQUIRE))) {
 			it = t->ring[t->ring_tail % RING];
+			SIMA(SIM_STORE, &t->ring_tail, "ring");
 			__atomic_store_n(&t->ring_tail, t->ring_tail + 1, __ATOMIC_RELEASE);
 			do_free(t, it.pfn, it.size);
 			n++;
 		}
 		next = &thr[(t->id + 1) % cfg.threads];
+		SIMA(SIM_LOAD, &next->ring_tail, "ring");
 		if (__atomic_load_n(&next->ring_head, __ATOMIC_RELAXED) -
 		    __atomic_load_n(&next->ring_tail, __ATOMIC_ACQUIRE) <
 		    (cfg.workload == 'g' ? G_INFLIGHT : RING)) {
 			it.size = size_for(t);
 			it.pfn = do_alloc(t, it.size);
 			next->ring[next->ring_head % RING] = it;
+			SIMA(SIM_STORE, &next->ring_head, "ring");
 			__atomic_store_n(&next->ring_head, next->ring_head + 1, __ATOMIC_RELEASE);
+			n++;
 		}
+#ifdef HARNESS_SIM
+		/* nothing to do: wait for a ring to move (the loads above are watched) */
+		if (!n) {
+			SIMA(SIM_LOAD, &t->ring_head, "ring");
+			sim_wait(SIM_W_RELAX, 0, "ring_idle");
+		}
+#endif
 		break;
 	case 'c':
 	case 'h':
@@ -718,14 +899,22 @@ static void *cpu_thread(void *arg)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	self = t;
-	harness_cpu = t->id;
+	set_cpu(t->id);
+#ifdef HARNESS_SIM
+	(void)set;
+	(void)ncpu;
+#else
 	CPU_ZERO(&set);
 	CPU_SET(t->id % ncpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+#endif
 	fill(t);
 	__atomic_fetch_add(&ready, 1, __ATOMIC_ACQ_REL);
-	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
-		;
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE)) {
+#ifdef HARNESS_SIM
+		sim_sleep(1000);
+#endif
+	}
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		/* the timed part, after the warm-up, starts with the counters at zero */
 		if (!t->timed && __atomic_load_n(&timing, __ATOMIC_ACQUIRE)) {
@@ -752,7 +941,7 @@ static void *timer_thread(void *arg)
 	int i;
 
 	self = t;
-	harness_cpu = t->id;
+	set_cpu(t->id);
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		u64 until = now_ns() + FQ_TIMEOUT_NS;
 
@@ -776,10 +965,13 @@ static void *watchdog_thread(void *arg)
 		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE) == 2)
 			return NULL;
 		/* the space held, regions included, every 100 ms of the run */
+#ifndef HARNESS_SIM
+		/* (under simulation main's agent would wait for this mutex on the same thread) */
 		pthread_mutex_lock(&sample_lock);
 		if (__atomic_load_n(&go, __ATOMIC_ACQUIRE) && !sampling_over)
 			sample_held();
 		pthread_mutex_unlock(&sample_lock);
+#endif
 		moved = 0;
 		for (i = 0; i < cfg.threads; i++) {
 			u64 p = __atomic_load_n(&thr[i].progress, __ATOMIC_RELAXED);
@@ -932,11 +1124,61 @@ static unsigned long rbtree_nodes(void)
 	return c;
 }
 
+/* a thread: a pthread, or under simulation an agent (a virtual CPU, or free for the watchdog) */
+struct spawned { void *(*fn)(void *); void *arg; };
+
+#ifdef HARNESS_SIM
+static void sim_start(void *p)
+{
+	struct spawned sp = *(struct spawned *)p;
+
+	free(p);
+	sp.fn(sp.arg);
+}
+#endif
+
+static void spawn(pthread_t *tid, int *agent, void *(*fn)(void *), void *arg, int cpu, const char *name)
+{
+#ifdef HARNESS_SIM
+	struct spawned *sp = malloc(sizeof(*sp));
+
+	if (!sp) {
+		perror("iova-harness: spawn");
+		exit(2);
+	}
+	sp->fn = fn;
+	sp->arg = arg;
+	*agent = sim_spawn(sim_start, sp, cpu < 0 ? SIM_AGENT_FREE : SIM_AGENT_CPU, cpu < 0 ? 0 : cpu, name);
+	(void)tid;
+#else
+	(void)agent;
+	(void)cpu;
+	(void)name;
+	if (pthread_create(tid, NULL, fn, arg)) {
+		perror("iova-harness: pthread_create");
+		exit(2);
+	}
+#endif
+}
+
+static void join(pthread_t tid, int agent)
+{
+#ifdef HARNESS_SIM
+	(void)tid;
+	while (!sim_finished(agent))
+		sim_sleep(100000);
+#else
+	(void)agent;
+	pthread_join(tid, NULL);
+#endif
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: iova-harness [--variant NAME] [--workload a..k] [--threads N] [--seconds S]\n"
 		"                    [--seed N] [--check 0|1] [--delay PERMILLE] [--watchdog S] [--warmup S]\n"
+		"                    [--call-ns N] [--node-ns N] (under simulation only)\n"
 		"Drives the variant's own alloc_iova_fast()/free_iova_fast() as dma-iommu does.\n"
 		"Workloads: a same CPU, b cross CPU, c deferred free (flush queue), d sizes 1..64,\n"
 		"e 40960 outstanding; above the rcache: f sizes 33..256, g 64 on the next CPU,\n"
@@ -970,14 +1212,20 @@ static double dbl_arg(const char *name, const char *s, double lo, double hi)
 	return v;
 }
 
+#ifdef HARNESS_SIM
+static int harness_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
 	static const struct option opts[] = {
 		{ "variant", 1, 0, 'v' }, { "workload", 1, 0, 'w' }, { "threads", 1, 0, 't' },
 		{ "seconds", 1, 0, 's' }, { "seed", 1, 0, 'S' }, { "check", 1, 0, 'c' },
-		{ "delay", 1, 0, 'd' }, { "watchdog", 1, 0, 'W' }, { "warmup", 1, 0, 'u' }, { 0, 0, 0, 0 }
+		{ "delay", 1, 0, 'd' }, { "watchdog", 1, 0, 'W' }, { "warmup", 1, 0, 'u' },
+		{ "call-ns", 1, 0, 'C' }, { "node-ns", 1, 0, 'N' }, { 0, 0, 0, 0 }
 	};
-	pthread_t wd, tm, kw;
+	pthread_t wd = 0, tm = 0, kw = 0;
+	int wd_agent = -1, tm_agent = -1, kw_agent = -1;
 	struct hthread *timer = NULL, *kworker;
 	u64 allocs = 0, frees = 0, ta = 0, tf = 0, paths[P_NR] = { 0 }, words = 0, claims = 0, fbwords = 0;
 	char byorder[2048];
@@ -998,17 +1246,38 @@ int main(int argc, char **argv)
 			cfg.workload = optarg[0];
 			break;
 		case 't': cfg.threads = (int)num_arg("--threads", optarg, 1, MAX_THREADS); break;
-		case 's': cfg.seconds = dbl_arg("--seconds", optarg, 0.01, 3600); break;
+		case 's': cfg.seconds = dbl_arg("--seconds", optarg, 0.001, 3600); break;
 		case 'S': cfg.seed = (unsigned long long)num_arg("--seed", optarg, 0, LONG_MAX); break;
 		case 'c': cfg.check = (int)num_arg("--check", optarg, 0, 1); break;
 		case 'd': cfg.delay_permille = (int)num_arg("--delay", optarg, 0, 1000); break;
 		case 'W': cfg.watchdog_s = dbl_arg("--watchdog", optarg, 0.1, 3600); break;
 		case 'u': cfg.warmup_s = dbl_arg("--warmup", optarg, 0, 60); break;
+		case 'C': cfg.call_ns = (u64)num_arg("--call-ns", optarg, 0, 1000000); break;
+		case 'N': cfg.node_ns = (u64)num_arg("--node-ns", optarg, 0, 1000000); break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+#ifdef HARNESS_SIM
+	if (cfg.workload == 'k') {
+		fprintf(stderr, "iova-harness: workload k counts address space, not time: run it natively\n");
+		exit(2);
+	}
+	/* the workers, the flush-queue timer and the kworker each have a virtual CPU */
+	if (cfg.threads + 2 > sim_cpus()) {
+		fprintf(stderr, "iova-harness: %d threads need %d virtual CPUs; the profile has %d\n",
+			cfg.threads, cfg.threads + 2, sim_cpus());
+		exit(2);
+	}
+	sim_name(&iovad, sizeof(iovad), "iovad (rbtree lock, cached nodes)");
+	sim_name(thr, sizeof(thr), "CPUs' own (MCS nodes, rings)");
+#else
+	if (cfg.call_ns || cfg.node_ns) {
+		fprintf(stderr, "iova-harness: --call-ns and --node-ns apply under simulation only (tools/native/sim/build-iova)\n");
+		exit(2);
+	}
+#endif
 
 	calibrate();
 	/* CPUs: the workers, then the flush-queue timer, then the kworker */
@@ -1023,7 +1292,7 @@ int main(int argc, char **argv)
 			thr[i].ring = calloc(FQ_SIZE, sizeof(struct item));
 	}
 	self = &thr[0];
-	harness_cpu = 0;
+	set_cpu(0);
 	if (cfg.check) {
 		shadow = calloc(SHADOW_PFNS / BITS_PER_LONG, sizeof(long));
 		if (!shadow) {
@@ -1061,8 +1330,8 @@ int main(int argc, char **argv)
 	}
 #endif
 	kworker = &thr[cfg.threads + 1];
-	pthread_create(&kw, NULL, kworker_thread, kworker);
-	pthread_create(&wd, NULL, watchdog_thread, NULL);
+	spawn(&kw, &kw_agent, kworker_thread, kworker, cfg.threads + 1, "kworker");
+	spawn(&wd, &wd_agent, watchdog_thread, NULL, -1, "watchdog");
 	if (cfg.workload == 'k') {
 		/* not timed: one CPU counts what the 32-bit space still holds */
 		k_count = space32(&thr[0]);
@@ -1074,12 +1343,12 @@ int main(int argc, char **argv)
 		goto counted;
 	}
 	for (i = 0; i < cfg.threads; i++)
-		pthread_create(&thr[i].tid, NULL, cpu_thread, &thr[i]);
+		spawn(&thr[i].tid, &thr[i].agent, cpu_thread, &thr[i], i, "cpu");
 	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < cfg.threads)
 		usleep(1000);
 	if (cfg.workload == 'c' || cfg.workload == 'h') {
 		timer = &thr[cfg.threads];
-		pthread_create(&tm, NULL, timer_thread, timer);
+		spawn(&tm, &tm_agent, timer_thread, timer, cfg.threads, "fq timer");
 	}
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	usleep((useconds_t)(cfg.warmup_s * 1e6));
@@ -1087,9 +1356,9 @@ int main(int argc, char **argv)
 	usleep((useconds_t)(cfg.seconds * 1e6));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < cfg.threads; i++)
-		pthread_join(thr[i].tid, NULL);
+		join(thr[i].tid, thr[i].agent);
 	if (timer)
-		pthread_join(tm, NULL);
+		join(tm, tm_agent);
 	/* the space the allocator holds at the end of the timed part, regions included */
 	held = sample_held();
 
@@ -1138,7 +1407,7 @@ counted:
 
 	/* everything back: the threads' own, every queue, then the caches */
 	self = &thr[0];
-	harness_cpu = 0;
+	set_cpu(0);
 	for (i = 0; i < cfg.threads; i++)
 		drain(&thr[i]);
 	if (cfg.workload == 'b' || cfg.workload == 'g')
@@ -1153,7 +1422,7 @@ counted:
 		for (i = 0; i < cfg.threads; i++)
 			fq_free_all(&thr[i]);
 	__atomic_store_n(&kworker_stop, 1, __ATOMIC_RELEASE);
-	pthread_join(kw, NULL);
+	join(kw, kw_agent);
 	/* each class set up is one region in the rbtree */
 	expect_nodes += classes_set_up();
 	if (cfg.check) {
@@ -1196,7 +1465,7 @@ counted:
 		failure("%ld kmalloc/percpu allocations leaked", live_kmalloc);
 	iova_cache_put();
 	__atomic_store_n(&stop, 2, __ATOMIC_RELEASE);
-	pthread_join(wd, NULL);
+	join(wd, wd_agent);
 
 	secs = cfg.seconds;
 	printf("locks (class: acquisitions, contended, hold ns, wait ns):");
@@ -1221,8 +1490,20 @@ counted:
 	       (unsigned long long)n_work_runs, held, __atomic_load_n(&held_peak, __ATOMIC_RELAXED), classes_report_n, classes_report_bytes);
 	if (cfg.workload == 'k')
 		printf(" k_allocs=%lu space32_lost=%.5f", k_count, space_lost);
+#ifdef HARNESS_SIM
+	printf(" clock=virtual call_ns=%llu node_ns=%llu ops_per_s_per_cpu=%.0f",
+	       (unsigned long long)cfg.call_ns, (unsigned long long)cfg.node_ns,
+	       (double)allocs / secs / cfg.threads);
+#endif
 	printf(" failures=%llu\n", (unsigned long long)n_failures);
 	if (n_failures)
 		printf("FAILED: %llu check(s) failed\n", (unsigned long long)n_failures);
 	return n_failures ? 1 : 0;
 }
+
+#ifdef HARNESS_SIM
+int main(int argc, char **argv)
+{
+	return sim_main(argc, argv, harness_main);
+}
+#endif

@@ -20,6 +20,11 @@
  *  - Work and delayed work run on a harness kworker thread after their
  *    delay (schedule_work, schedule_delayed_work and their cancel_*_sync),
  *    as the depot trim and the size classes' set-up do in the kernel.
+ *
+ * Under HARNESS_SIM (tools/native/sim/build-iova) the threads are virtual
+ * CPUs of the simulation (tools/native/sim/sim.c): every shared access
+ * below tells it the address first (SIMA), a spinlock is a queued lock as
+ * arm64's, and a CPU is the running agent's own number.
  */
 #ifndef HARNESS_IOVA_SHIM_H
 #define HARNESS_IOVA_SHIM_H
@@ -89,6 +94,7 @@ typedef unsigned int gfp_t;
 #define EXPORT_SYMBOL(sym) extern int harness_no_export
 #define EXPORT_SYMBOL_GPL(sym) extern int harness_no_export
 #define EXPORT_SYMBOL_IF_KUNIT(sym) extern int harness_no_export
+#define VISIBLE_IF_KUNIT static
 #define MODULE_AUTHOR(x) extern int harness_no_export
 #define MODULE_DESCRIPTION(x) extern int harness_no_export
 #define MODULE_LICENSE(x) extern int harness_no_export
@@ -108,35 +114,44 @@ void harness_log(const char *func, const char *fmt, ...) __attribute__((format(p
 #define pr_notice(...) harness_log(__func__, __VA_ARGS__)
 
 /* --- memory ordering, on GCC's C11 atomics (x86 and arm64 hosts) --- */
+#ifdef HARNESS_SIM
+#include "sim.h"
+#define SIMA(kind, addr, op) sim_access(kind, (const void *)(addr), op)
+#else
+#define SIMA(kind, addr, op) ((void)0)
+#endif
+/* a shared access: the simulation hears of it first (nothing without it) */
+#define __HS(kind, addr, op, expr) (SIMA(kind, addr, op), (expr))
 #define barrier() __asm__ __volatile__("" ::: "memory")
-#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define READ_ONCE(x) __HS(SIM_LOAD, &(x), "READ_ONCE", __atomic_load_n(&(x), __ATOMIC_RELAXED))
+#define WRITE_ONCE(x, v) __HS(SIM_STORE, &(x), "WRITE_ONCE", __atomic_store_n(&(x), (v), __ATOMIC_RELAXED))
 #define data_race(x) (x)
 #ifdef HARNESS_TSAN
 /* GCC's ThreadSanitizer models no fence: a barrier is an RMW of one shared word */
 extern int harness_fence_word;
 #define __hfence(mo) ((void)__atomic_fetch_add(&harness_fence_word, 0, __ATOMIC_SEQ_CST))
 #else
-#define __hfence(mo) __atomic_thread_fence(mo)
+#define __hfence(mo) __HS(SIM_FENCE, NULL, "smp_mb", __atomic_thread_fence(mo))
 #endif
 #define smp_mb() __hfence(__ATOMIC_SEQ_CST)
 #define smp_rmb() __hfence(__ATOMIC_ACQUIRE)
 #define smp_wmb() __hfence(__ATOMIC_RELEASE)
 #define smp_mb__before_atomic() smp_mb()
 #define smp_mb__after_atomic() smp_mb()
-#define xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
+#define xchg(p, v) __HS(SIM_RMW, (p), "xchg", __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST))
 
 typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;
-#define atomic_read(v) __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_set(v, i) __atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
-#define atomic_inc(v) ((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
-#define atomic_dec(v) ((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED))
-#define atomic_inc_return_relaxed(v) (__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED) + 1)
+#define atomic_read(v) __HS(SIM_LOAD, &(v)->counter, "atomic_read", __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED))
+#define atomic_set(v, i) __HS(SIM_STORE, &(v)->counter, "atomic_set", __atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_inc(v) __HS(SIM_RMW, &(v)->counter, "atomic_inc", (void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_dec(v) __HS(SIM_RMW, &(v)->counter, "atomic_dec", (void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_inc_return_relaxed(v) \
+	__HS(SIM_RMW, &(v)->counter, "atomic_inc_return", __atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED) + 1)
 /* fully ordered when it decrements, as the kernel's */
 static inline int atomic_dec_if_positive(atomic_t *v)
 {
-	int c = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	int c = (SIMA(SIM_RMW, &v->counter, "atomic_dec_if_positive"), __atomic_load_n(&v->counter, __ATOMIC_RELAXED));
 
 	do {
 		if (c <= 0)
@@ -144,18 +159,25 @@ static inline int atomic_dec_if_positive(atomic_t *v)
 	} while (!__atomic_compare_exchange_n(&v->counter, &c, c - 1, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	return c - 1;
 }
-#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define atomic_long_andnot(i, v) ((void)__atomic_fetch_and(&(v)->counter, ~(long)(i), __ATOMIC_RELAXED))
+#define smp_store_release(p, v) __HS(SIM_STORE, (p), "smp_store_release", __atomic_store_n((p), (v), __ATOMIC_RELEASE))
+#define smp_load_acquire(p) __HS(SIM_LOAD, (p), "smp_load_acquire", __atomic_load_n((p), __ATOMIC_ACQUIRE))
+#define atomic_long_andnot(i, v) \
+	__HS(SIM_RMW, &(v)->counter, "atomic_long_andnot", (void)__atomic_fetch_and(&(v)->counter, ~(long)(i), __ATOMIC_RELAXED))
 
 /* bit operations: the atomic ones are atomic, as in the kernel */
-#define set_bit(nr, addr) ((void)__atomic_fetch_or(&(addr)[BIT_WORD(nr)], BIT_MASK(nr), __ATOMIC_RELAXED))
-#define clear_bit(nr, addr) ((void)__atomic_fetch_and(&(addr)[BIT_WORD(nr)], ~BIT_MASK(nr), __ATOMIC_RELAXED))
-#define clear_bit_unlock(nr, addr) ((void)__atomic_fetch_and(&(addr)[BIT_WORD(nr)], ~BIT_MASK(nr), __ATOMIC_RELEASE))
-#define test_bit(nr, addr) ((__atomic_load_n(&(addr)[BIT_WORD(nr)], __ATOMIC_RELAXED) >> ((nr) % BITS_PER_LONG)) & 1)
+#define __HB(nr, addr) (&(addr)[BIT_WORD(nr)])
+#define set_bit(nr, addr) \
+	__HS(SIM_RMW, __HB(nr, addr), "set_bit", (void)__atomic_fetch_or(__HB(nr, addr), BIT_MASK(nr), __ATOMIC_RELAXED))
+#define clear_bit(nr, addr) \
+	__HS(SIM_RMW, __HB(nr, addr), "clear_bit", (void)__atomic_fetch_and(__HB(nr, addr), ~BIT_MASK(nr), __ATOMIC_RELAXED))
+#define clear_bit_unlock(nr, addr) \
+	__HS(SIM_RMW, __HB(nr, addr), "clear_bit_unlock", (void)__atomic_fetch_and(__HB(nr, addr), ~BIT_MASK(nr), __ATOMIC_RELEASE))
+#define test_bit(nr, addr) \
+	__HS(SIM_LOAD, __HB(nr, addr), "test_bit", (__atomic_load_n(__HB(nr, addr), __ATOMIC_RELAXED) >> ((nr) % BITS_PER_LONG)) & 1)
 bool harness_claimed(bool was_set);
 #define test_and_set_bit_lock(nr, addr) \
-	harness_claimed((__atomic_fetch_or(&(addr)[BIT_WORD(nr)], BIT_MASK(nr), __ATOMIC_ACQUIRE) & BIT_MASK(nr)) != 0)
+	__HS(SIM_RMW, __HB(nr, addr), "test_and_set_bit_lock", \
+	     harness_claimed((__atomic_fetch_or(__HB(nr, addr), BIT_MASK(nr), __ATOMIC_ACQUIRE) & BIT_MASK(nr)) != 0))
 unsigned long harness_find_next_zero_bit(const unsigned long *addr, unsigned long size, unsigned long offset);
 #define find_next_zero_bit(addr, size, off) harness_find_next_zero_bit(addr, size, off)
 #define hweight_long(w) ((unsigned int)__builtin_popcountl(w))
@@ -172,7 +194,12 @@ static inline unsigned long rounddown_pow_of_two(unsigned long n) { return 1UL <
 #define order_base_2(n) ((n) > 1 ? ilog2((n) - 1) + 1 : 0)
 
 /* --- CPUs --- */
+#ifdef HARNESS_SIM
+int harness_sim_cpu(void);	/* the running agent's CPU */
+#define harness_cpu harness_sim_cpu()
+#else
 extern __thread int harness_cpu;
+#endif
 extern int harness_nr_cpus;
 #define smp_processor_id() harness_cpu
 #define raw_smp_processor_id() harness_cpu
@@ -206,7 +233,12 @@ void harness_free_percpu(void *p);
 
 /* --- locks --- */
 enum harness_lock_class { LK_RBTREE, LK_CPU_RCACHE, LK_DEPOT, LK_BITMAP, LK_OTHER, LK_NR };
+#ifdef HARNESS_SIM
+/* a queued lock (iova-harness.c): bit 0 locked, the rest the queue's tail */
+typedef struct { uintptr_t locked; int owner; u64 t0; } spinlock_t;
+#else
 typedef struct { int locked; int owner; u64 t0; } spinlock_t;
+#endif
 typedef spinlock_t raw_spinlock_t;
 int harness_lock_class(const char *expr, const char *func);
 void harness_lock(spinlock_t *l, int cls);
@@ -226,7 +258,7 @@ void harness_unlock(spinlock_t *l);
 #define spin_unlock_irqrestore(l, f) do { (void)(f); __HUNLOCK(l); } while (0)
 #define raw_spin_lock_irqsave(l, f) spin_lock_irqsave(l, f)
 #define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
-#define assert_spin_locked(l) WARN_ON(!__atomic_load_n(&(l)->locked, __ATOMIC_RELAXED))
+#define assert_spin_locked(l) WARN_ON(!(__atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) & 1))
 #define lockdep_assert_held(l) assert_spin_locked(l)
 /* guard(raw_spinlock_irqsave)(&lock): held to the end of the scope */
 static inline void harness_guard_unlock(raw_spinlock_t **l) { __HUNLOCK(*l); }
