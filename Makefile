@@ -65,7 +65,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
 .PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
-	mutation stress stress-b1 stress-mutants stress-short sim sim-short model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat lava-jobs lava-run lava-submit lava-collect lava-server-check lava-devices lava-smoke notes notes-check selftest selftest-fast test cache-info clean-trees \
+	mutation stress stress-b1 stress-mutants stress-short sim sim-short sim-iova model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat lava-jobs lava-run lava-submit lava-collect lava-server-check lava-devices lava-smoke notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
 help: ## list the targets and knobs
@@ -101,6 +101,13 @@ help: ## list the targets and knobs
 		NATIVE_CMD_NS "$(NATIVE_CMD_NS)" "bench-native: the fake SMMU's cost per command, ns" \
 		NATIVE_SYNC_NS "$(NATIVE_SYNC_NS)" "bench-native: the fake SMMU's cost per CMD_SYNC, ns" \
 		SIM_SECONDS "$(or $(SIM_SECONDS),0.03)" "sim: virtual seconds a run" \
+		SIM_IOVA_VARIANTS "$(or $(SIM_IOVA_VARIANTS),base iova-classes rcache9)" "sim-iova: variants whose allocator runs simulated (the first is the reference)" \
+		SIM_IOVA_WORKLOADS "$(or $(SIM_IOVA_WORKLOADS),d f g h)" "sim-iova: iova workloads (a..j, as IOVA_WORKLOADS)" \
+		SIM_IOVA_CPUS "$(or $(SIM_IOVA_CPUS),1 16 64)" "sim-iova: virtual CPU counts" \
+		SIM_IOVA_SEEDS "$(or $(SIM_IOVA_SEEDS),1 2 3)" "sim-iova: seeds per point (median, min, max)" \
+		SIM_IOVA_SECONDS "$(or $(SIM_IOVA_SECONDS),0.01)" "sim-iova: virtual seconds a run" \
+		SIM_IOVA_CALL_NS "$(or $(SIM_IOVA_CALL_NS),30)" "sim-iova: local work per alloc or free the model does not see, ns (chosen, not fitted)" \
+		SIM_IOVA_NODE_NS "$(or $(SIM_IOVA_NODE_NS),2)" "sim-iova: local work per rbtree node looked at, ns (chosen, not fitted)" \
 		NATIVE_BUILDS "$(or $(NATIVE_BUILDS),clean)" "bench-native: the cmdq harness builds that run: clean (no harness point), points (make stress's; as V-points)" \
 		NATIVE_UNITS "$(NATIVE_UNITS)" "bench-native: which harnesses run: cmdq, iova" \
 		IOVA_VARIANTS "$(IOVA_VARIANTS)" "bench-native: variants whose IOVA allocator the iova harness runs (the first also runs again as NAME-aa, the A/A noise)" \
@@ -253,6 +260,9 @@ sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kun
 
 sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time, the core-to-core probe; about 35 s on 2 cores
 	@tools/native/sim/short
+
+sim-iova: deps ## the iova harness under the simulation: SIM_IOVA_VARIANTS x SIM_IOVA_WORKLOADS at SIM_IOVA_CPUS virtual CPUs on every profile, queued spinlocks as arm64's; simulated and not calibrated (no published iova figure checks it); not in make test
+	@tools/native/sim/iova
 
 stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
 	@tools/stress short

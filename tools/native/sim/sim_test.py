@@ -9,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import calibrate  # noqa: E402
+import iova_predict  # noqa: E402
 import simrun  # noqa: E402
 
 OUT = """RESULT variant=series threads=2 cmds=10 lists=5 ops_per_s_per_cpu=1234 cmpxchg=7 failures=0
@@ -36,6 +37,39 @@ class Parse(unittest.TestCase):
 
     def test_no_result(self):
         self.assertIsNone(simrun.parse("FAIL  something\n")["result"])
+
+
+IOVA_OUT = ("RESULT variant=base workload=f threads=16 allocs=2000 frees=2000 alloc_ns=7127.7 "
+            "free_ns=8503.8 cpu=0 depot=0 bitmap=500 rbtree=1500 fail=0 rbtree_acq=3000 rbtree_cont=1500 "
+            "rbtree_hold_ns=1 rbtree_wait_ns=4000000 classes=3 clock=virtual ops_per_s_per_cpu=64031 failures=0\n")
+
+
+class IovaPredict(unittest.TestCase):
+    def test_point_row(self):
+        r = iova_predict.point_row(simrun.parse(IOVA_OUT))
+        self.assertEqual(r["rate"], 64031.0)
+        self.assertEqual(r["rbtree_per_k"], 1500.0)
+        self.assertEqual(r["contended_pct"], 50.0)
+        self.assertEqual(r["rbtree_wait_ns"], 2000.0)
+        self.assertEqual(r["classes"], 3)
+        self.assertEqual(r["paths"], "0.0/0.0/25.0/75.0")
+
+    def test_fmt_range(self):
+        self.assertEqual(iova_predict.fmt_range([3, 1, 2]), "2 (1-3)")
+        self.assertEqual(iova_predict.fmt_range([1.5, 0.5], "%.2f"), "1.00 (0.50-1.50)")
+
+    def test_csv_ints_refuses(self):
+        self.assertEqual(iova_predict.csv_ints("1,16,64"), [1, 16, 64])
+        for bad in ("", "0", "1,x", "-1"):
+            with self.assertRaises(Exception):
+                iova_predict.csv_ints(bad)
+
+    def test_the_simulated_arguments(self):
+        a = iova_predict.args_for("p.profile", "base", "f", 16, 0.01, 0.005, 2, 30, 2)
+        self.assertIn("--sim-profile=p.profile", a)
+        self.assertEqual(a[a.index("--threads") + 1], "16")
+        self.assertEqual(a[a.index("--check") + 1], "1")
+        self.assertEqual(a[-1], "--sim-report=-")
 
 
 class Criteria(unittest.TestCase):
