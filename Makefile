@@ -105,7 +105,7 @@ help: ## list the targets and knobs
 		SIM_IOVA_WORKLOADS "$(or $(SIM_IOVA_WORKLOADS),d f g h)" "sim-iova: iova workloads (a..j, as IOVA_WORKLOADS)" \
 		SIM_IOVA_CPUS "$(or $(SIM_IOVA_CPUS),1 16 64)" "sim-iova: virtual CPU counts" \
 		SIM_IOVA_SEEDS "$(or $(SIM_IOVA_SEEDS),1 2 3)" "sim-iova: seeds per point (median, min, max)" \
-		SIM_IOVA_SECONDS "$(or $(SIM_IOVA_SECONDS),0.01)" "sim-iova: virtual seconds a run" \
+		SIM_IOVA_SECONDS "$(or $(SIM_IOVA_SECONDS),0.02)" "sim-iova: virtual seconds a run (after 0.01 s of warm-up)" \
 		SIM_IOVA_CALL_NS "$(or $(SIM_IOVA_CALL_NS),30)" "sim-iova: local work per alloc or free the model does not see, ns (chosen, not fitted)" \
 		SIM_IOVA_NODE_NS "$(or $(SIM_IOVA_NODE_NS),2)" "sim-iova: local work per rbtree node looked at, ns (chosen, not fitted)" \
 		NATIVE_BUILDS "$(or $(NATIVE_BUILDS),clean)" "bench-native: the cmdq harness builds that run: clean (no harness point), points (make stress's; as V-points)" \

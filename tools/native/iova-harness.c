@@ -90,7 +90,7 @@ static void harness_node_look(const void *node);
 #pragma GCC diagnostic pop
 
 #define MAX_THREADS 1024
-#define SHADOW_PFNS (1UL << 24)		/* granules the overlap check covers */
+#define SHADOW_PFNS (1UL << 24)		/* granules each window of the overlap check covers */
 #define FQ_SIZE 256			/* IOVA_FQ_SIZE */
 #define FQ_TIMEOUT_NS 10000000ULL	/* IOVA_FQ_TIMEOUT: 10 ms */
 #define RING 1024			/* workload b's hand-over ring */
@@ -163,6 +163,7 @@ int harness_fence_word;
 int harness_nr_cpus = 1;
 static struct iova_domain iovad;
 static unsigned long limit28, limit32, limit64;
+static int pci_32bit_workaround = 1;	/* cleared at the first failure below 4 GiB */
 static unsigned long *shadow;
 static int stop, go, timing;
 static u64 n_failures, n_warnings;
@@ -630,33 +631,53 @@ static unsigned long align_of(unsigned long size)
 	return roundup_pow_of_two(size);
 }
 
+/*
+ * The shadow's bit for the range at pfn: the low window (the first 2^24
+ * granules: the 32-bit space and above) or the high one (the top 2^24
+ * below the 48-bit limit, where dma-iommu's retry allocates once the
+ * 32-bit space is used up: many CPUs' flush queues do that). ULONG_MAX
+ * when the range lies in neither.
+ */
+static unsigned long shadow_bit(unsigned long pfn, unsigned long size)
+{
+	unsigned long high = limit64 + 1 - SHADOW_PFNS;
+
+	if (pfn + size <= SHADOW_PFNS)
+		return pfn;
+	if (pfn >= high && pfn + size - 1 <= limit64)
+		return SHADOW_PFNS + (pfn - high);
+	return ULONG_MAX;
+}
+
 static void shadow_take(unsigned long pfn, unsigned long size, unsigned long limit)
 {
-	unsigned long i;
+	unsigned long i, b;
 
 	if (pfn < iovad.start_pfn || pfn + size - 1 > limit)
 		failure("IOVA pfn 0x%lx size %lu is outside [0x%lx, 0x%lx]", pfn, size, iovad.start_pfn, limit);
 	if (pfn & (align_of(size) - 1))
 		failure("IOVA pfn 0x%lx size %lu is not aligned to %lu granules", pfn, size, align_of(size));
-	if (pfn + size > SHADOW_PFNS) {
-		failure("IOVA pfn 0x%lx size %lu is beyond the shadow (2^24 granules): the 4 GiB space should not run out here",
+	b = shadow_bit(pfn, size);
+	if (b == ULONG_MAX) {
+		failure("IOVA pfn 0x%lx size %lu is in neither window of the shadow (the first 2^24 granules, the last 2^24 below 2^48 bytes)",
 			pfn, size);
 		return;
 	}
-	for (i = pfn; i < pfn + size; i++)
+	for (i = b; i < b + size; i++)
 		if (__atomic_fetch_or(&shadow[BIT_WORD(i)], BIT_MASK(i), __ATOMIC_RELAXED) & BIT_MASK(i))
-			failure("IOVA pfn 0x%lx size %lu overlaps a live IOVA at granule 0x%lx", pfn, size, i);
+			failure("IOVA pfn 0x%lx size %lu overlaps a live IOVA at granule 0x%lx", pfn, size,
+				pfn + (i - b));
 }
 
 static void shadow_give(unsigned long pfn, unsigned long size)
 {
-	unsigned long i;
+	unsigned long i, b = shadow_bit(pfn, size);
 
-	if (pfn + size > SHADOW_PFNS)
+	if (b == ULONG_MAX)
 		return;
-	for (i = pfn; i < pfn + size; i++)
+	for (i = b; i < b + size; i++)
 		if (!(__atomic_fetch_and(&shadow[BIT_WORD(i)], ~BIT_MASK(i), __ATOMIC_RELAXED) & BIT_MASK(i)))
-			failure("free of pfn 0x%lx size %lu: granule 0x%lx is not live", pfn, size, i);
+			failure("free of pfn 0x%lx size %lu: granule 0x%lx is not live", pfn, size, pfn + (i - b));
 }
 
 /* --- dma-iommu's calls, timed and classified --- */
@@ -682,8 +703,20 @@ static unsigned long do_alloc(struct hthread *t, unsigned long size)
 #ifdef HARNESS_SIM
 	sim_advance(cfg.call_ns);
 #endif
-	pfn = alloc_iova_fast(&iovad, size, lim32, false);
-	if (!pfn && lim64 != lim32) {
+	/*
+	 * As iommu_dma_alloc_iova(): below 4 GiB first, where the mask is
+	 * wider, until that fails once (the device's pci_32bit_workaround;
+	 * the harness's threads are one device), then the whole mask with the
+	 * rcache flushed on failure.
+	 */
+	if (lim64 != lim32 && __atomic_load_n(&pci_32bit_workaround, __ATOMIC_RELAXED)) {
+		pfn = alloc_iova_fast(&iovad, size, lim32, false);
+		if (!pfn)
+			__atomic_store_n(&pci_32bit_workaround, 0, __ATOMIC_RELAXED);
+	} else {
+		pfn = 0;
+	}
+	if (!pfn) {
 		limit = lim64;
 		pfn = alloc_iova_fast(&iovad, size, lim64, true);
 	}
@@ -1294,7 +1327,7 @@ int main(int argc, char **argv)
 	self = &thr[0];
 	set_cpu(0);
 	if (cfg.check) {
-		shadow = calloc(SHADOW_PFNS / BITS_PER_LONG, sizeof(long));
+		shadow = calloc(2 * SHADOW_PFNS / BITS_PER_LONG, sizeof(long));
 		if (!shadow) {
 			perror("iova-harness: shadow");
 			exit(2);
@@ -1426,7 +1459,7 @@ counted:
 	/* each class set up is one region in the rbtree */
 	expect_nodes += classes_set_up();
 	if (cfg.check) {
-		for (i = 0; i < (int)(SHADOW_PFNS / BITS_PER_LONG); i++)
+		for (i = 0; i < (int)(2 * SHADOW_PFNS / BITS_PER_LONG); i++)
 			if (shadow[i]) {
 				failure("granules still live after every IOVA was freed (shadow word %d: 0x%lx)", i, shadow[i]);
 				break;

@@ -3,7 +3,7 @@
 
     iova_predict.py --bin VARIANT=BINARY ... --profile FILE ... --out DIR
                     [--cpus 1,16,64] [--workloads d,f,g,h] [--seeds 1,2,3]
-                    [--seconds 0.01] [--warmup 0.005] [--call-ns 30]
+                    [--seconds 0.02] [--warmup 0.01] [--call-ns 30]
                     [--node-ns 2] [--cache DIR]
 
 The first --bin is the reference (base). Each point runs once per seed
@@ -87,8 +87,8 @@ def main():
     ap.add_argument("--cpus", type=csv_ints, default=[1, 16, 64])
     ap.add_argument("--workloads", default="d,f,g,h")
     ap.add_argument("--seeds", type=csv_ints, default=[1, 2, 3])
-    ap.add_argument("--seconds", type=float, default=0.01)
-    ap.add_argument("--warmup", type=float, default=0.005)
+    ap.add_argument("--seconds", type=float, default=0.02)
+    ap.add_argument("--warmup", type=float, default=0.01)
     ap.add_argument("--call-ns", type=int, default=30)
     ap.add_argument("--node-ns", type=int, default=2)
     ap.add_argument("--cache")
