@@ -75,6 +75,16 @@ def point_row(res):
     }
 
 
+def blamed(failed, ref):
+    """The failed runs to hold against their variant: those at a point
+    (profile, workload, CPUs, seed) where the reference variant passed.
+    Where the reference fails too, the workload itself breaks at that
+    scale, and every variant's failure there is reported but not blamed.
+    failed: (profile, workload, cpus, seed, variant, message) tuples."""
+    ref_failed = {f[:4] for f in failed if f[4] == ref}
+    return [f for f in failed if f[:4] not in ref_failed]
+
+
 def fmt_range(vals, f="%.0f"):
     return (f + " (" + f + "-" + f + ")") % (statistics.median(vals), min(vals), max(vals))
 
@@ -125,7 +135,7 @@ def main():
                         try:
                             res = simrun.run(path, args, a.cache)
                         except simrun.RunError as e:
-                            failed.append(str(e))
+                            failed.append((pname, w, cpus, seed, name, str(e)))
                             tsv.append("\t".join([pname, name, w, str(cpus), str(seed), e.status] + ["-"] * 7))
                             continue
                         row = point_row(res)
@@ -179,8 +189,14 @@ def main():
                         statistics.median(r["contended_pct"] for _, r in got),
                         last["paths"], last["classes"]))
             md.append("")
+    blame = blamed(failed, ref)
     if failed:
-        md += ["## Failed runs", ""] + ["- " + f for f in failed] + [""]
+        md += ["## Failed runs", "",
+               "A run that fails where %s passed at the same point (profile, workload, CPUs, seed) "
+               "fails make sim-iova; where %s fails too, the workload itself breaks at that scale, "
+               "and the runs are listed but fail nothing." % (ref, ref), ""]
+        md += ["- %s%s" % ("" if f in blame else "(the reference) " if f[4] == ref
+                             else "(%s fails here too) " % ref, f[5]) for f in failed] + [""]
     with open(os.path.join(a.out, "iova-predictions.md"), "w") as f:
         f.write("\n".join(md))
 
@@ -197,10 +213,13 @@ def main():
                 f.write("| %s | %s |\n" % (ln.get("field", "?"),
                                            " ".join("%s=%s" % (k, v) for k, v in ln.items() if k != "field")))
             f.write("\n")
-    if failed:
-        print("iova_predict: %d run(s) failed:" % len(failed), file=sys.stderr)
-        for f_ in failed:
-            print("  " + f_, file=sys.stderr)
+    if len(failed) > len(blame):
+        print("iova_predict: %d run(s) failed where %s failed too (the workload at that scale; "
+              "listed in iova-predictions.md)" % (len(failed) - len(blame), ref), file=sys.stderr)
+    if blame:
+        print("iova_predict: %d run(s) failed where %s passed:" % (len(blame), ref), file=sys.stderr)
+        for f_ in blame:
+            print("  " + f_[5], file=sys.stderr)
         return 1
     return 0
 

@@ -64,6 +64,13 @@ class IovaPredict(unittest.TestCase):
             with self.assertRaises(Exception):
                 iova_predict.csv_ints(bad)
 
+    def test_blame_only_where_the_reference_passed(self):
+        failed = [("p", "d", 64, 1, "base", "x"), ("p", "d", 64, 1, "classes", "y"),
+                  ("p", "f", 64, 1, "classes", "z"), ("p", "d", 64, 2, "classes", "w")]
+        got = iova_predict.blamed(failed, "base")
+        self.assertEqual([f[5] for f in got], ["z", "w"])
+        self.assertEqual(iova_predict.blamed([], "base"), [])
+
     def test_the_simulated_arguments(self):
         a = iova_predict.args_for("p.profile", "base", "f", 16, 0.01, 0.005, 2, 30, 2)
         self.assertIn("--sim-profile=p.profile", a)
