@@ -23,6 +23,8 @@
  *   atomics = near|far     where an RMW runs: in the requester's cache, or
  *                          at the line's home (the SMMU's die), moving no line
  *   t_far                  far only: the home's occupancy per atomic
+ *   home_order = fifo|random  far only: which of the atomics waiting at a
+ *                          line's home goes next (see access_cost())
  *   home_cpu               the CPU beside whose memory the driver's data
  *                          and the SMMU sit (the SMMU's NUMA node)
  *   smmu_level             the innermost level the SMMU shares with home_cpu
@@ -30,6 +32,12 @@
  *   t_cmd, t_sync, t_other, smmu_sev, smmu_msi, queue_shift: read by the
  *                          harness through sim_param()
  * --sim-set KEY=VALUE overrides a value (the fit, the sensitivity table).
+ * --sim-issuers-free: the CPUs' accesses, fences and register accesses cost
+ * nothing and the SMMU's cost as ever (predict.py's limit: the SMMU alone).
+ *
+ * sim-2 changed from sim-1 (results/2026-12-03-sim1-diagnosis): the SMMU's
+ * DMA is pipelined (it no longer waits for each line it reads, or for its
+ * MSI write); home_order; --sim-issuers-free.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,7 +52,7 @@
 
 #include "sim.h"
 
-#define SIM_VERSION "sim-1"
+#define SIM_VERSION "sim-2"
 #define MAX_AGENTS 300
 #define MAX_LEVELS 6
 #define STACK_BYTES (256 * 1024)
@@ -77,12 +85,14 @@ static struct {
 static int nkv;
 static const char *profile_path;
 static char profile_name[64];
-static int ncpus, nlevels, home_cpu, smmu_level, far_atomics, spread;
+static int ncpus, nlevels, home_cpu, smmu_level, far_atomics, spread, home_random;
 static int level_size[MAX_LEVELS];
 static char level_name[MAX_LEVELS][24];
 /* cost by distance class: 0 the same agent (a hit), 1..nlevels the level shared, nlevels+1 none */
 static double t_class[MAX_LEVELS + 2];
 static double t_hit, t_rmw, t_mem, t_fence, t_mmio, t_mmio_w, t_repoll, t_far, xfer_scale = 1;
+/* --sim-issuers-free: the CPUs' accesses cost nothing, the SMMU's as ever (the SMMU's own limit) */
+static int issuers_free;
 
 static int kv_find(const char *key)
 {
@@ -257,6 +267,14 @@ static void load_profile(const char *path)
 		else if (strcmp(a, "near"))
 			die("the profile %s: atomics = %s: near or far", path, a);
 		t_far = kv_num("t_far") * xfer_scale;	/* the interconnect's, scaled with it */
+		{
+			const char *o = kv_str("home_order");
+
+			if (!strcmp(o, "random"))
+				home_random = 1;
+			else if (strcmp(o, "fifo"))
+				die("the profile %s: home_order = %s: fifo or random", path, o);
+		}
 		if (!strcmp(pl, "spread"))
 			spread = 1;
 		else if (strcmp(pl, "fill"))
@@ -743,6 +761,16 @@ static u64 transfer(struct line *l, u64 now, double latency, double occupancy)
 	return start - now + (u64)(latency + 0.5);
 }
 
+/* a uniform draw in [0, 1): the home's arbitration (a function of the run's inputs) */
+static u64 rng_state = 0x243F6A8885A308D3ULL;
+static double draw(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
 /* a line's first touch comes from memory; after that the home's cache has it */
 static double from_home(struct line *l, const struct agent *a)
 {
@@ -764,21 +792,34 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 	if (a->kind == SIM_AGENT_FREE)
 		return 0;
 	/*
-	 * The SMMU's DMA: a read snoops the line from its owner and leaves it
-	 * there (a read-once: the SMMU keeps no copy); a write (the MSI)
-	 * invalidates every cached copy and leaves the line at its home.
+	 * The SMMU's DMA, pipelined: it reads every command up to PROD, and
+	 * writes its MSIs, without waiting for each line (a read snoops the
+	 * line from its owner and leaves it there; a write invalidates every
+	 * copy and leaves the line at its home). The line is held for the
+	 * move, and a CPU that wants it waits; the SMMU's clock pays t_hit.
 	 */
 	if (a->kind == SIM_AGENT_DEV) {
 		if (l->owner >= 0)
-			c = transfer(l, now, t_class[dist(a, &agents[l->owner])], t_class[dist(a, &agents[l->owner])]);
+			transfer(l, now, 0, t_class[dist(a, &agents[l->owner])]);
 		else
-			c = transfer(l, now, from_home(l, a), kind == SIM_LOAD ? 0 : from_home(l, a));
+			transfer(l, now, 0, kind == SIM_LOAD ? 0 : from_home(l, a));
 		if (kind != SIM_LOAD) {
 			l->owner = -1;
 			memset(l->sharers, 0, sizeof(l->sharers));
 		}
 		l->cached = 1;
-		return c;
+		return (u64)t_hit;
+	}
+	if (issuers_free) {
+		/* the SMMU's limit: the line moves, the CPU pays nothing */
+		if (kind == SIM_LOAD) {
+			l->sharers[id / 64] |= 1ULL << (id % 64);
+		} else {
+			memset(l->sharers, 0, sizeof(l->sharers));
+			l->owner = id;
+		}
+		l->cached = 1;
+		return 0;
 	}
 	switch (kind) {
 	case SIM_LOAD:
@@ -801,11 +842,19 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 		if (kind == SIM_RMW && far_atomics) {
 			/*
 			 * At the home: the request travels there (half a
-			 * transfer), waits behind the requests that arrived
-			 * before it, is executed (t_far) and its answer travels
-			 * back; every cached copy is invalidated and the line
-			 * stays at the home. A CPU near the home gets its answer,
-			 * and its next try, in sooner.
+			 * transfer), waits while the home executes the
+			 * requests before it (t_far each), is executed and its
+			 * answer travels back; every cached copy is invalidated
+			 * and the line stays at the home. A CPU near the home
+			 * gets its answer, and its next try, in sooner.
+			 *
+			 * Which waiting request goes next: first come, first
+			 * served (home_order = fifo), or any of them
+			 * (home_order = random: the request starts at a
+			 * uniformly drawn point of the queue it found, as
+			 * under an arbiter that grants retried requests in no
+			 * particular order). The home's work is the same
+			 * either way: the line is busy t_far longer.
 			 */
 			u64 arrive, start;
 
@@ -815,10 +864,16 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 				l->cached = 1;
 				arrive += (u64)(t_mem + 0.5);
 			}
-			start = arrive > l->busy_until ? arrive : l->busy_until;
-			l->busy_until = start + (u64)(t_far + 0.5);
+			if (arrive >= l->busy_until) {
+				start = arrive;
+				l->busy_until = arrive + (u64)(t_far + 0.5);
+			} else {
+				start = home_random ? arrive + (u64)(draw() * (double)(l->busy_until - arrive)) :
+						      l->busy_until;
+				l->busy_until += (u64)(t_far + 0.5);
+			}
 			l->xfers++;
-			c = l->busy_until + (u64)(h + 0.5) - now;
+			c = start + (u64)(t_far + 0.5) + (u64)(h + 0.5) - now;
 			l->owner = -1;
 			memset(l->sharers, 0, sizeof(l->sharers));
 			return c;
@@ -907,19 +962,20 @@ void sim_access(int kind, const void *addr, const char *op)
 	seq++;
 	switch (kind) {
 	case SIM_FENCE:
-		c = cur->kind == SIM_AGENT_FREE ? 0 : (u64)t_fence;
+		c = cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_fence;
 		charge(c, NULL, op);
 		break;
 	case SIM_MMIO_R:
 		l = line_of(addr);
 		l->accesses++;
 		watch(cur, l);
-		charge(cur->kind == SIM_AGENT_FREE ? 0 : (u64)t_mmio, l, op);
+		charge(cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_mmio, l, op);
 		break;
 	case SIM_MMIO_W:
 		l = line_of(addr);
 		l->accesses++;
-		charge(cur->kind == SIM_AGENT_FREE ? 0 : (u64)t_mmio_w, l, op);
+		charge(cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_mmio_w, l,
+		       op);
 		written(cur, l);
 		break;
 	default:
@@ -1178,6 +1234,8 @@ int sim_main(int argc, char **argv, int (*harness_main)(int, char **))
 
 		if (!strncmp(a, "--sim-profile=", 14)) {
 			profile_path = a + 14;
+		} else if (!strcmp(a, "--sim-issuers-free")) {
+			issuers_free = 1;
 		} else if (!strncmp(a, "--sim-report=", 13)) {
 			report_path = a + 13;
 		} else if (!strncmp(a, "--sim-set=", 10)) {
@@ -1190,7 +1248,8 @@ int sim_main(int argc, char **argv, int (*harness_main)(int, char **))
 			*eq = 0;
 			kv_put(key, strchr(a + 10, '=') + 1, 1, "--sim-set");
 		} else if (!strncmp(a, "--sim-", 6)) {
-			die("unknown option %s (the simulation's: --sim-profile=FILE --sim-set=KEY=VALUE --sim-report=FILE)", a);
+			die("unknown option %s (the simulation's: --sim-profile=FILE --sim-set=KEY=VALUE --sim-report=FILE --sim-issuers-free)",
+			    a);
 		} else {
 			hargv[n++] = argv[i];
 		}

@@ -132,7 +132,8 @@ class Files(unittest.TestCase):
         d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profiles")
         for name in os.listdir(d):
             kv = simrun.read_profile(os.path.join(d, name))
-            for k in ("name", "cpus", "t_other", "t_sync", "xfer_scale", "atomics", "t_cons_lag"):
+            for k in ("name", "cpus", "t_other", "t_sync", "xfer_scale", "atomics", "t_far", "home_order",
+                      "t_cons_lag"):
                 self.assertIn(k, kv, "%s lacks %s" % (name, k))
 
     @staticmethod

@@ -11,7 +11,7 @@ import math
 import os
 import subprocess
 
-MODEL_VERSION = "sim-1"
+MODEL_VERSION = "sim-2"
 
 
 class RunError(Exception):
@@ -54,7 +54,7 @@ def parse(text):
 
 
 def args_for(profile, cpus, threads, seconds, shift, lazy=0, sets=(), seed=1,
-             work="unmap", variant="?", burst=1):
+             work="unmap", variant="?", burst=1, extra=()):
     a = ["--sim-profile=" + profile, "--cpus", str(cpus), "--threads", str(threads),
          "--seconds", repr(seconds), "--shift", str(shift), "--work", work,
          "--seed", str(seed), "--variant", variant, "--watchdog", "5"]
@@ -64,6 +64,7 @@ def args_for(profile, cpus, threads, seconds, shift, lazy=0, sets=(), seed=1,
         a += ["--burst", str(burst)]
     for kv in sets:
         a.append("--sim-set=" + kv)
+    a += list(extra)
     a.append("--sim-report=-")
     return a
 

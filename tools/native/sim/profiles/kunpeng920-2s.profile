@@ -2,7 +2,7 @@
 # cores) of the 2020 "Improve cmdq lock efficiency" figures: a Huawei D06.
 # Every value has its source beside it. "assumed" marks a value no public
 # source gives; the sensitivity table (make sim) shows what each one moves.
-# t_other, t_sync and xfer_scale are the fit's three constants: the values
+# t_other, t_sync and t_far are the fit's three constants (sim-2): the values
 # here are where the fit starts, not a source. make sim fits them
 # (tools/native/sim/calibrate.py) and runs every prediction with the fit's
 # values (calibration.json, --sim-set), never with these.
@@ -24,7 +24,7 @@ t_xfer.machine = 160       # across sockets: not published as a c2c figure. Assu
                            # figure; the HCCS link is "<230 ns" (IEEE Micro 2021, Kunpeng 920 paper,
                            # quoted second-hand), and NUMA distance 20-22 vs 12 (numactl -H,
                            # lore 3bf726af-e519-4cc2-a692-19a0cf99fca7@arm.com)
-xfer_scale = 1.0           # fitted (from 1.0): every t_xfer above, and t_far, is multiplied by it
+xfer_scale = 1.0           # not fitted since sim-2 (sim-1 fitted 0.5): the c2c figures above stand as sourced
 t_hit = 1.5                # assumed: an L1 hit, ~4 cycles at 2.6 GHz
 t_rmw = 7                  # an uncontended atomic on an owned line: LL/SC add p50 6.57 ns, "kp920 24c"
                            # (deepin-community/kernel pull 1333)
@@ -34,8 +34,13 @@ atomics = far              # TSV110 runs its LSE atomics far, at the home, bypas
                            # atomics "tend to be executed near" (arm64 commit "Use load LSE atomics for
                            # the non-return per-CPU atomic operations", v6.18); which of TSV110's atomics
                            # run far is not published, so all of them do here
-t_far = 29                 # the home's time per atomic: uncontended STADD p50 29.00 ns on CPU0 of a
-                           # "kp920 24c" (the same pull 1333; 5.79 ns on CPU1)
+t_far = 29                 # fitted (from 29) since sim-2: the home's time per atomic under contention.
+                           # The start is the uncontended STADD p50 29.00 ns on CPU0 of a "kp920 24c"
+                           # (the same pull 1333; 5.79 ns on CPU1); no contended figure is published
+home_order = random        # assumed: the home grants waiting atomics in no particular order. Under
+                           # fifo every success makes the value of all N waiters stale (about 2N tries
+                           # per success, results/2026-12-03-sim1-diagnosis); the published 3.6-14.7
+                           # tries at 16-96 CPUs (a diagnostic, not fitted) are far below N
 t_mem = 100                # assumed: a line no cache holds (the cmdq's lines always are)
 t_fence = 10               # assumed: a DMB
 t_mmio = 500               # assumed: a non-posted read of CONS (with MSI, only when the queue is full)
