@@ -255,7 +255,7 @@ stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) an
 	@tools/stress mutants
 	@tools/native-iova mutants
 
-sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; sim-2 took 34 minutes on 2 cores with make test running beside it (calibration 1034 s, 2026-12-03; sim-1 took 9 alone); not in make test
+sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; about 15 minutes on 2 cores (sim-2, 905 s, 2026-12-03); not in make test
 	@SIM_SECONDS="$(SIM_SECONDS)" tools/native/sim/run
 
 sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time, the core-to-core probe; about 35 s on 2 cores

@@ -9,9 +9,11 @@ For every profile, variant, mode (strict: a TLBI + CMD_SYNC per map+unmap;
 lazy: one per 256, the flush queue's size) and queue size, the rate of
 map+unmap per CPU per virtual second at each CPU count, beside the
 physical limit (the SMMU's consumption rate divided by the CPUs). The fit
-of calibration.json (t_other, t_sync, xfer_scale) is applied to its own
-profile; the other profiles take its t_other and t_sync (software and
-SMMU, not interconnect). Also the contention profiles at 16 and 64 CPUs,
+of calibration.json (t_other, t_sync, t_far) is applied to its own
+profile; the other profiles take its t_other and t_sync (the software's
+work and the Kunpeng SMMU's time, assumed the same there), not its t_far.
+The limit is the SMMU's time per command (t_cmd, t_sync): its DMA is
+pipelined and costs its own clock next to nothing. Also the contention profiles at 16 and 64 CPUs,
 strict, queue 2^16, of the first and the last variant.
 
 Writes DIR/predictions.tsv, DIR/predictions.md (and predictions-summary.md:
@@ -174,7 +176,8 @@ def fit_sets(prof, fitted, fit_profile):
 def smmu_limit(path, prof, ncpu, shift, lazy, sets, a):
     """map+unmap per second the SMMU alone can take: the same run at the
     largest count with the issuing side free (--sim-issuers-free: the CPUs'
-    accesses cost nothing, no t_other), the SMMU's own DMA charged as ever."""
+    accesses cost nothing, no t_other). The SMMU's DMA is pipelined, so
+    this is its command time, t_cmd and t_sync."""
     free = [s for s in sets if not s.startswith("t_other=")] + ["t_other=0"]
     n = min(ncpu, 64)
     try:

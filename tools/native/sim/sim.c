@@ -745,7 +745,42 @@ static void wake_waiters(struct line *l, u64 t)
 }
 
 /*
- * A transaction on l: it starts when the line is free (busy-until), costs
+ * A uniform draw in [0, 1) for the home's arbitration: one fixed stream for
+ * the whole run, so a run is a function of its inputs; the harness's --seed
+ * does not move it.
+ */
+static u64 rng_state = 0x243F6A8885A308D3ULL;
+static double draw(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/*
+ * A request for l that arrives at t and holds the line for occ: when it
+ * starts. The requests waiting for a line (transfers and far atomics alike)
+ * are granted first come, first served (home_order = fifo), or in no
+ * particular order (home_order = random): the request starts at a
+ * uniformly drawn point of the backlog it found. Either way the backlog
+ * grows by occ, so the line does the same work.
+ */
+static u64 queue_at(struct line *l, u64 t, u64 occ)
+{
+	u64 start;
+
+	if (t >= l->busy_until) {
+		l->busy_until = t + occ;
+		return t;
+	}
+	start = home_random ? t + (u64)(draw() * (double)(l->busy_until - t)) : l->busy_until;
+	l->busy_until += occ;
+	return start;
+}
+
+/*
+ * A transaction on l: it starts when queue_at() grants it, costs
  * the requester its latency, and holds the line for its occupancy: an
  * ownership transfer for its whole latency (the home blocks the line until
  * the new owner has it), a far atomic for t_far (the home executes them
@@ -754,21 +789,10 @@ static void wake_waiters(struct line *l, u64 t)
  */
 static u64 transfer(struct line *l, u64 now, double latency, double occupancy)
 {
-	u64 start = now > l->busy_until ? now : l->busy_until;
+	u64 start = queue_at(l, now, (u64)(occupancy + 0.5));
 
-	l->busy_until = start + (u64)(occupancy + 0.5);
 	l->xfers++;
 	return start - now + (u64)(latency + 0.5);
-}
-
-/* a uniform draw in [0, 1): the home's arbitration (a function of the run's inputs) */
-static u64 rng_state = 0x243F6A8885A308D3ULL;
-static double draw(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (double)(rng_state >> 11) / 9007199254740992.0;
 }
 
 /* a line's first touch comes from memory; after that the home's cache has it */
@@ -813,6 +837,10 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 	if (issuers_free) {
 		/* the SMMU's limit: the line moves, the CPU pays nothing */
 		if (kind == SIM_LOAD) {
+			if (l->owner >= 0 && l->owner != id)
+				l->sharers[l->owner / 64] |= 1ULL << (l->owner % 64);
+			if (l->owner != id)
+				l->owner = -1;
 			l->sharers[id / 64] |= 1ULL << (id % 64);
 		} else {
 			memset(l->sharers, 0, sizeof(l->sharers));
@@ -848,13 +876,14 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 			 * and the line stays at the home. A CPU near the home
 			 * gets its answer, and its next try, in sooner.
 			 *
-			 * Which waiting request goes next: first come, first
-			 * served (home_order = fifo), or any of them
-			 * (home_order = random: the request starts at a
-			 * uniformly drawn point of the queue it found, as
-			 * under an arbiter that grants retried requests in no
-			 * particular order). The home's work is the same
-			 * either way: the line is busy t_far longer.
+			 * Which waiting request goes next: queue_at(). Whether
+			 * a cmpxchg() succeeds is decided when it is issued
+			 * (the access takes effect at its start); the
+			 * arbitration decides when its answer, and so the
+			 * CPU's next try, comes back. Under home_order = random
+			 * the answers come back spread out, and a CPU whose
+			 * answer came back early retries with the new value
+			 * before the others' answers are back.
 			 */
 			u64 arrive, start;
 
@@ -864,14 +893,7 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 				l->cached = 1;
 				arrive += (u64)(t_mem + 0.5);
 			}
-			if (arrive >= l->busy_until) {
-				start = arrive;
-				l->busy_until = arrive + (u64)(t_far + 0.5);
-			} else {
-				start = home_random ? arrive + (u64)(draw() * (double)(l->busy_until - arrive)) :
-						      l->busy_until;
-				l->busy_until += (u64)(t_far + 0.5);
-			}
+			start = queue_at(l, arrive, (u64)(t_far + 0.5));
 			l->xfers++;
 			c = start + (u64)(t_far + 0.5) + (u64)(h + 0.5) - now;
 			l->owner = -1;
@@ -1058,7 +1080,7 @@ void sim_wait(int kind, u64 max_ns, const char *op)
 	}
 	if (cur->kind == SIM_AGENT_FREE || !cur->nwatch) {
 		/* nothing to wait for: a turn of the loop */
-		sim_advance((u64)t_fence);
+		sim_advance(issuers_free && cur->kind == SIM_AGENT_CPU ? 0 : (u64)t_fence);
 		return;
 	}
 	cur->wfe = kind == SIM_W_WFE;

@@ -16,8 +16,8 @@
  *    distance between the two agents (the profile's topology); a line
  *    serves one transfer at a time (busy-until), so a contended word
  *    serialises. RMWs run near (at the requester) or far (at the line's
- *    home), as the profile says; far ones wait at the home in arrival
- *    order or in none (home_order).
+ *    home), as the profile says. The requests waiting for a line are
+ *    granted in arrival order or in none (home_order).
  *  - The SMMU's DMA is pipelined: the lines it reads and writes move, and
  *    hold CPUs that want them, but its own clock does not wait for them.
  *  - A waiting agent (cpu_relax, wfe, udelay, a failed cond_load) parks

@@ -34,13 +34,15 @@ atomics = far              # TSV110 runs its LSE atomics far, at the home, bypas
                            # atomics "tend to be executed near" (arm64 commit "Use load LSE atomics for
                            # the non-return per-CPU atomic operations", v6.18); which of TSV110's atomics
                            # run far is not published, so all of them do here
-t_far = 29                 # fitted (from 29) since sim-2: the home's time per atomic under contention.
-                           # The start is the uncontended STADD p50 29.00 ns on CPU0 of a "kp920 24c"
-                           # (the same pull 1333; 5.79 ns on CPU1); no contended figure is published
-home_order = random        # assumed: the home grants waiting atomics in no particular order. Under
-                           # fifo every success makes the value of all N waiters stale (about 2N tries
-                           # per success, results/2026-12-03-sim1-diagnosis); the published 3.6-14.7
-                           # tries at 16-96 CPUs (a diagnostic, not fitted) are far below N
+t_far = 29                 # fitted (from 29) since sim-2: the home's time per far atomic, one effective
+                           # figure charged to every far atomic, contended or not, and multiplied by
+                           # xfer_scale. The start is the uncontended STADD p50 29.00 ns on CPU0 of a
+                           # "kp920 24c" (the same pull 1333; 5.79 ns on CPU1); nothing contended is published
+home_order = random        # assumed (nothing publishes the home's arbitration): the requests waiting
+                           # for a line are granted in no particular order. Chosen because under fifo
+                           # every success makes the value of all N waiters stale (about 2N tries per
+                           # success, results/2026-12-03-sim1-diagnosis), far above the published
+                           # 3.6-14.7 tries at 16-96 CPUs, which therefore no longer check the model
 t_mem = 100                # assumed: a line no cache holds (the cmdq's lines always are)
 t_fence = 10               # assumed: a DMB
 t_mmio = 500               # assumed: a non-posted read of CONS (with MSI, only when the queue is full)

@@ -19,8 +19,7 @@ atomics = far              # N1 TRM, "Atomic instructions": an atomic that misse
                            # "is sent as a far atomic on the core CHI interface" and, if the interconnect
                            # supports it, executed there (assumed: CMN-600 does)
 t_far = 10                 # assumed: the home node's time per atomic
-home_order = random        # assumed, as on kunpeng920-2s: CMN-600's home nodes retry requests with
-                           # protocol credits (RetryAck, PCrdGrant), granted in no fixed order
+home_order = random        # assumed, as on kunpeng920-2s: nothing publishes CMN-600's grant order
 t_mem = 81                 # Graviton2 DRAM, "measured 81ns" (AnandTech Graviton2 review, page 3)
 t_fence = 8                # assumed
 t_mmio = 500               # assumed
