@@ -23,8 +23,8 @@
  *   atomics = near|far     where an RMW runs: in the requester's cache, or
  *                          at the line's home (the SMMU's die), moving no line
  *   t_far                  far only: the home's occupancy per atomic
- *   home_order = fifo|random  far only: which of the atomics waiting at a
- *                          line's home goes next (see access_cost())
+ *   home_order = fifo|random  which of the requests waiting for a line
+ *                          (transfers and far atomics) goes next (queue_at())
  *   home_cpu               the CPU beside whose memory the driver's data
  *                          and the SMMU sit (the SMMU's NUMA node)
  *   smmu_level             the innermost level the SMMU shares with home_cpu
