@@ -176,7 +176,7 @@ def fit_sets(prof, fitted, fit_profile):
 def smmu_limit(path, prof, ncpu, shift, lazy, sets, a):
     """map+unmap per second the SMMU alone can take: the same run at the
     largest count with the issuing side free (--sim-issuers-free: the CPUs'
-    accesses cost nothing, no t_other). The SMMU's DMA is pipelined, so
+    accesses cost a 1 ns floor, no t_other). The SMMU's DMA is pipelined, so
     this is its command time, t_cmd and t_sync."""
     free = [s for s in sets if not s.startswith("t_other=")] + ["t_other=0"]
     n = min(ncpu, 64)

@@ -32,8 +32,12 @@
  *   t_cmd, t_sync, t_other, smmu_sev, smmu_msi, queue_shift: read by the
  *                          harness through sim_param()
  * --sim-set KEY=VALUE overrides a value (the fit, the sensitivity table).
- * --sim-issuers-free: the CPUs' accesses, fences and register accesses cost
- * nothing and the SMMU's cost as ever (predict.py's limit: the SMMU alone).
+ * --sim-issuers-free: the CPUs' accesses, fences and register writes cost
+ * 1 ns each (ISSUER_FLOOR_NS) and the SMMU's as ever (predict.py's limit:
+ * the SMMU alone). A register read is a round trip to the SMMU and keeps
+ * its cost, and so does a turn of a wait loop with nothing to wait on. At
+ * no cost at all, CPUs that poll CONS, or wake each other with failed
+ * cmpxchg()s, would run at one instant and stop virtual time.
  *
  * sim-2 changed from sim-1 (results/2026-12-03-sim1-diagnosis): the SMMU's
  * DMA is pipelined (it no longer waits for each line it reads, or for its
@@ -91,8 +95,16 @@ static char level_name[MAX_LEVELS][24];
 /* cost by distance class: 0 the same agent (a hit), 1..nlevels the level shared, nlevels+1 none */
 static double t_class[MAX_LEVELS + 2];
 static double t_hit, t_rmw, t_mem, t_fence, t_mmio, t_mmio_w, t_repoll, t_far, xfer_scale = 1;
-/* --sim-issuers-free: the CPUs' accesses cost nothing, the SMMU's as ever (the SMMU's own limit) */
+/* --sim-issuers-free: the CPUs' accesses cost the floor, the SMMU's as ever (the SMMU's own limit) */
 static int issuers_free;
+/*
+ * under --sim-issuers-free a CPU's access costs this floor, not nothing:
+ * CPUs that wake each other (a failed cmpxchg() on a watched line) or poll
+ * in a loop would otherwise run at one instant, and virtual time would stop
+ */
+#define ISSUER_FLOOR_NS 1
+struct agent;
+static u64 cost_of(const struct agent *a, double t);
 
 static int kv_find(const char *key)
 {
@@ -306,6 +318,17 @@ struct agent {
 	u64 park_start, work_ns, wait_ns;
 };
 static struct agent agents[MAX_AGENTS];
+
+/* the harness's own agents cost nothing; the CPUs under --sim-issuers-free the floor */
+static u64 cost_of(const struct agent *a, double t)
+{
+	if (a->kind == SIM_AGENT_FREE)
+		return 0;
+	if (issuers_free && a->kind == SIM_AGENT_CPU)
+		return ISSUER_FLOOR_NS;
+	return (u64)t;
+}
+
 static int nagents, nlive;
 static struct agent *cur;
 static jmp_buf sched_ctx;
@@ -835,7 +858,7 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 		return (u64)t_hit;
 	}
 	if (issuers_free) {
-		/* the SMMU's limit: the line moves, the CPU pays nothing */
+		/* the SMMU's limit: the line moves, the CPU pays the floor */
 		if (kind == SIM_LOAD) {
 			if (l->owner >= 0 && l->owner != id)
 				l->sharers[l->owner / 64] |= 1ULL << (l->owner % 64);
@@ -847,7 +870,7 @@ static u64 access_cost(struct agent *a, struct line *l, int kind)
 			l->owner = id;
 		}
 		l->cached = 1;
-		return 0;
+		return ISSUER_FLOOR_NS;
 	}
 	switch (kind) {
 	case SIM_LOAD:
@@ -984,20 +1007,20 @@ void sim_access(int kind, const void *addr, const char *op)
 	seq++;
 	switch (kind) {
 	case SIM_FENCE:
-		c = cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_fence;
+		c = cost_of(cur, t_fence);
 		charge(c, NULL, op);
 		break;
 	case SIM_MMIO_R:
 		l = line_of(addr);
 		l->accesses++;
 		watch(cur, l);
-		charge(cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_mmio, l, op);
+		/* a round trip to the SMMU, even under --sim-issuers-free */
+		charge(cur->kind == SIM_AGENT_FREE ? 0 : (u64)t_mmio, l, op);
 		break;
 	case SIM_MMIO_W:
 		l = line_of(addr);
 		l->accesses++;
-		charge(cur->kind == SIM_AGENT_FREE || (issuers_free && cur->kind == SIM_AGENT_CPU) ? 0 : (u64)t_mmio_w, l,
-		       op);
+		charge(cost_of(cur, t_mmio_w), l, op);
 		written(cur, l);
 		break;
 	default:
@@ -1079,8 +1102,11 @@ void sim_wait(int kind, u64 max_ns, const char *op)
 		return;
 	}
 	if (cur->kind == SIM_AGENT_FREE || !cur->nwatch) {
-		/* nothing to wait for: a turn of the loop */
-		sim_advance(issuers_free && cur->kind == SIM_AGENT_CPU ? 0 : (u64)t_fence);
+		/*
+		 * nothing to wait for: a turn of the loop, which takes time
+		 * even under --sim-issuers-free (free, it could spin forever)
+		 */
+		sim_advance(cur->kind == SIM_AGENT_FREE ? 0 : (u64)t_fence);
 		return;
 	}
 	cur->wfe = kind == SIM_W_WFE;
