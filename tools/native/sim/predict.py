@@ -199,11 +199,15 @@ def contention_md(v, n, r):
          "| shim point | virtual ms | calls |", "|---|---:|---:|"]
     for p in r["points"][:10]:
         o.append("| %s | %.2f | %s |" % (p["op"], float(p["ns"]) / 1e6, p["n"]))
-    o += ["", "| cache line (field) | lines | virtual ms | transfers | transfers per command |",
-          "|---|---:|---:|---:|---:|"]
+    # the busiest line of a field held by its home, as a share of the run's
+    # virtual time: near 100% it is what limits the rate
+    vt = max(1.0, float(prof["virtual_ns"]))
+    o += ["", "| cache line (field) | lines | virtual ms | transfers | transfers per command "
+          "| busiest line held, % of the run |", "|---|---:|---:|---:|---:|---:|"]
     for l in r["lines"][:10]:
-        o.append("| %s | %s | %.2f | %s | %.2f |" % (l["field"], l["lines"], float(l["ns"]) / 1e6,
-                                                    l["transfers"], float(l["transfers"]) / cmds))
+        o.append("| %s | %s | %.2f | %s | %.2f | %.1f |" % (
+            l["field"], l["lines"], float(l["ns"]) / 1e6, l["transfers"], float(l["transfers"]) / cmds,
+            100 * float(l.get("busiest_held_ns", "nan")) / vt))
     o.append("")
     return "\n".join(o)
 

@@ -630,6 +630,7 @@ struct line {
 	u64 busy_until, write_seq, other_seq;	/* the last write; the last by another than writer */
 	int writer, cached;
 	u64 ns, xfers, accesses;	/* the profile: requesters' time on it, transfers */
+	u64 held;		/* the profile: the time the home held it for transactions */
 	struct wnode *waiters;	/* the parked agents that loaded it */
 };
 static u64 seq;	/* accesses so far: orders the accesses of one instant */
@@ -793,6 +794,7 @@ static u64 queue_at(struct line *l, u64 t, u64 occ)
 {
 	u64 start;
 
+	l->held += occ;
 	if (t >= l->busy_until) {
 		l->busy_until = t + occ;
 		return t;
@@ -1194,7 +1196,7 @@ static int by_ns_op(const void *a, const void *b)
 /* the contention profile, by shim point and by named field */
 static void report(FILE *f)
 {
-	struct { const char *name; u64 ns, xfers, acc, nl; } fields[MAX_NAMES + 1];
+	struct { const char *name; u64 ns, xfers, acc, nl, held, maxheld; } fields[MAX_NAMES + 1];
 	int nf = 0, i, j;
 	u64 total = 0, xfers = 0, cpu_work = 0, cpu_wait = 0, end = 0;
 	size_t k;
@@ -1224,12 +1226,16 @@ static void report(FILE *f)
 				continue;
 			fields[nf].name = n;
 			fields[nf].ns = fields[nf].xfers = fields[nf].acc = fields[nf].nl = 0;
+			fields[nf].held = fields[nf].maxheld = 0;
 			nf++;
 		}
 		fields[j].ns += l->ns;
 		fields[j].xfers += l->xfers;
 		fields[j].acc += l->accesses;
 		fields[j].nl++;
+		fields[j].held += l->held;
+		if (l->held > fields[j].maxheld)
+			fields[j].maxheld = l->held;
 	}
 	/* sort the fields by time */
 	for (i = 0; i < nf; i++)
@@ -1248,9 +1254,10 @@ static void report(FILE *f)
 		fprintf(f, "SIMPOINT op=%s ns=%llu n=%llu\n", ops[i].op, (unsigned long long)ops[i].ns,
 			(unsigned long long)ops[i].n);
 	for (i = 0; i < nf; i++)
-		fprintf(f, "SIMLINE field=%s lines=%llu ns=%llu transfers=%llu accesses=%llu\n", fields[i].name,
-			(unsigned long long)fields[i].nl, (unsigned long long)fields[i].ns,
-			(unsigned long long)fields[i].xfers, (unsigned long long)fields[i].acc);
+		fprintf(f, "SIMLINE field=%s lines=%llu ns=%llu transfers=%llu accesses=%llu held_ns=%llu busiest_held_ns=%llu\n",
+			fields[i].name, (unsigned long long)fields[i].nl, (unsigned long long)fields[i].ns,
+			(unsigned long long)fields[i].xfers, (unsigned long long)fields[i].acc,
+			(unsigned long long)fields[i].held, (unsigned long long)fields[i].maxheld);
 	(void)by_ns_line;
 }
 

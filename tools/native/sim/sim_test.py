@@ -9,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import calibrate  # noqa: E402
+import predict  # noqa: E402
 import iova_predict  # noqa: E402
 import simrun  # noqa: E402
 
@@ -17,7 +18,7 @@ SIMPROFILE model=sim-1 profile=p cpus_used=2 virtual_ns=10 cpu_work_ns=5 cpu_par
 SIMPOINT op=smmu: read an entry ns=40 n=2
 SIMPOINT op=cmpxchg ns=30 n=7
 SIMLINE field=cmdq->q.llq lines=1 ns=30 transfers=3 accesses=9
-SIMLINE field=CPUs' own (MCS nodes, stack) lines=4 ns=1 transfers=1 accesses=2
+SIMLINE field=CPUs' own (MCS nodes, stack) lines=4 ns=1 transfers=1 accesses=2 held_ns=6 busiest_held_ns=4
 """
 
 
@@ -34,6 +35,11 @@ class Parse(unittest.TestCase):
         self.assertEqual(r["points"][0]["ns"], "40")
         self.assertEqual(r["lines"][1]["field"], "CPUs' own (MCS nodes, stack)")
         self.assertEqual(r["lines"][1]["lines"], "4")
+
+    def test_held_after_a_name_with_spaces(self):
+        r = simrun.parse(OUT)
+        self.assertEqual(r["lines"][1]["held_ns"], "6")
+        self.assertEqual(r["lines"][1]["busiest_held_ns"], "4")
 
     def test_no_result(self):
         self.assertIsNone(simrun.parse("FAIL  something\n")["result"])
@@ -158,6 +164,17 @@ class Files(unittest.TestCase):
                 simrun.run(b, ["x"])
             self.assertIn("FAIL  a check", str(e.exception))
             self.assertEqual(e.exception.status, "failed")
+
+
+class Contention(unittest.TestCase):
+    def test_busiest_line_share(self):
+        text = ("RESULT variant=v cmds=8 syncs_checked=2 ops_per_s_per_cpu=5\n"
+                "SIMPROFILE virtual_ns=1000 cpu_work_ns=1 cpu_park_ns=3 transfers=20\n"
+                "SIMLINE field=cmdq->lock lines=1 ns=9 transfers=10 accesses=12 held_ns=900 busiest_held_ns=900\n"
+                "SIMLINE field=queue entries lines=2 ns=3 transfers=10 accesses=10 held_ns=300 busiest_held_ns=250\n")
+        md = predict.contention_md("v", 4, simrun.parse(text))
+        self.assertIn("| cmdq->lock | 1 | 0.00 | 10 | 1.00 | 90.0 |", md)
+        self.assertIn("| queue entries | 2 | 0.00 | 10 | 1.00 | 25.0 |", md)
 
 
 if __name__ == "__main__":
