@@ -3,6 +3,7 @@
 # the add at 64 CPUs, at the fit's t_sync and at t_sync 100; run after make sim
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tools/lib.sh
 . tools/lib.sh
 P=tools/native/sim/profiles/kunpeng920-2s.profile
 for v in cmdq-spinlock cmdq-v1; do
