@@ -238,6 +238,11 @@ unsigned int harness_possible_cpus(void)
 	return cfg.cpus;
 }
 
+unsigned int harness_cpu_id(void)
+{
+	return self->id >= 0 ? (unsigned int)self->id : 0;
+}
+
 int harness_warn(int cond, const char *what, const char *func)
 {
 	if (cond)

@@ -69,6 +69,7 @@ typedef int64_t ktime_t;
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #if defined(HARNESS_CLEAN) && defined(HARNESS_SIM)
@@ -297,6 +298,8 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 #define local_irq_save(flags) do { (flags) = harness_irq_save(__func__); } while (0)
 #define local_irq_restore(flags) harness_irq_restore(flags, __func__)
 #define num_possible_cpus() harness_possible_cpus()
+unsigned int harness_cpu_id(void);	/* the IRQ thread counts as CPU 0 */
+#define raw_smp_processor_id() harness_cpu_id()
 
 /* spinlock (the cmdq-spinlock bench variant) */
 #ifdef HARNESS_SIM
@@ -381,8 +384,16 @@ static inline void harness_spin_unlock(spinlock_t *l)
 	SIMA(SIM_STORE, &l->val, "spin_unlock");
 	l->val &= ~(uintptr_t)1;
 }
+/* a qspinlock is locked, or has waiters queued, when its word is not 0 */
+static inline int harness_spin_is_locked(spinlock_t *l)
+{
+	HP("spin_is_locked", "");
+	SIMA(SIM_LOAD, &l->val, "spin_is_locked");
+	return l->val != 0;
+}
 #define spin_lock(l) harness_spin_lock(l)
 #define spin_unlock(l) harness_spin_unlock(l)
+#define spin_is_locked(l) harness_spin_is_locked(l)
 #else
 typedef struct { int locked; } spinlock_t;
 #define spin_lock_init(l) __atomic_store_n(&(l)->locked, 0, MO_RLX)
@@ -394,7 +405,18 @@ typedef struct { int locked; } spinlock_t;
 		harness_stat(ST_LOCK);						\
 	} while (0)
 #define spin_unlock(l) do { HP("spin_unlock", #l); __atomic_store_n(&(l)->locked, 0, MO_REL); } while (0)
+#define spin_is_locked(l) ({ HP("spin_is_locked", #l); __atomic_load_n(&(l)->locked, MO_RLX) != 0; })
 #endif
+/*
+ * raw spinlocks, which code that runs with interrupts off must take (a
+ * spinlock_t sleeps under PREEMPT_RT): the same lock here, where nothing
+ * is preempted
+ */
+typedef spinlock_t raw_spinlock_t;
+#define raw_spin_lock_init(l) spin_lock_init(l)
+#define raw_spin_lock(l) spin_lock(l)
+#define raw_spin_unlock(l) spin_unlock(l)
+#define raw_spin_is_locked(l) spin_is_locked(l)
 
 /* time */
 ktime_t harness_ktime_get(void);
