@@ -16,6 +16,14 @@
  *         check room for the list plus reserve_slack, then add
  *         (reserve_add), or check and cmpxchg() with no slack; nobody
  *         waits after reserving.
+ *      3: S1 v3 (patches/bench/cmdq-v3/, the candidate of #29): always the
+ *         add, after a check for room for the list plus (K - 1) * B; a CPU
+ *         holds a token from its check to its add, K tokens in all, its own
+ *         when K == N (no lock: interrupts are off), else a spinlock shared
+ *         by CPU number modulo K, dropped before any wait for room. A
+ *         CMD_SYNC takes no shared lock: its wait ends when CONS is past
+ *         it, or when the gather word's free-running prod is more than a
+ *         queue past it (arm_smmu_cmdq_sync_overtaken()).
  *   S  queue entries (1 << max_n_shift).   N  CPUs issuing lists.
  *   B  entries of the longest list, its CMD_SYNC included: the driver's
  *      batch + 1 (v1: batch_max + 1, v2: CMDQ_BATCH_ENTRIES + 1). v2 reserves
@@ -35,7 +43,11 @@
  *      the exclusive trylock while waiting for a free slot"); 0: as
  *      mainline and S1 v2 were before the model found the stall (only
  *      cons moving, room or the timeout end it).
- *   MUTANT 1: v2's slack one list short; 2: no shared lock for a CMD_SYNC.
+ *   K  v3: tokens (default N; the driver has min(N, S / (2 * B) + 1)).
+ *   MUTANT 1: v2's or v3's slack one list short; 2: v2 with no shared lock
+ *      for a CMD_SYNC; 3: v3 with K < N and no token lock (each CPU acts as
+ *      if its token were its own); 4: v3's CMD_SYNC wait without the
+ *      overtaken exit (CONS only, and no lock).
  *   LIVE: adds the LTL claim `live' (check with pan -a -f).
  *
  * Modelling choices:
@@ -85,6 +97,10 @@
  *  - The entries themselves are ghost state: for each slot, whether it holds
  *    an entry the SMMU has yet to consume (ent), the wrap bit of the index it
  *    was written for (elap), and whose CMD_SYNC it is (sowner).
+ *  - v3's ghosts gcnt and scnt count the entries reserved and consumed
+ *    since index 0 of lap 0, without a modulus (a run is short enough): the
+ *    driver's CMDQ_GATHER_PROD runs free in 38 bits, which gcnt stands for,
+ *    and scnt says whether a CMD_SYNC was really consumed.
  *  - The printf()s tell a trail's story (spin -t); pan does not run them.
  */
 
@@ -155,6 +171,34 @@
 #define SLACK 0
 #endif
 #endif
+#if V == 3
+#ifndef K
+#define K N
+#endif
+#define RESERVE_ADD 1
+#if MUTANT == 1
+#define SLACK ((K - 2) * B)		/* mutant: one list short */
+#else
+#define SLACK ((K - 1) * B)
+#endif
+/* the token a CPU holds from its check to its add: a lock only when shared */
+#if K < N && MUTANT != 3
+#define TOKEN_TAKE	atomic { tok[_pid % K] == 0 -> tok[_pid % K] = _pid + 1 }
+#define TOKEN_PUT	assert(tok[_pid % K] == _pid + 1); tok[_pid % K] = 0
+#else
+#define TOKEN_TAKE	skip
+#define TOKEN_PUT	skip
+#endif
+/* arm_smmu_cmdq_sync_overtaken(cmdq, pos) */
+#if MUTANT == 4
+#define OVERTAKEN	0
+#else
+#define OVERTAKEN	(gcnt - spos > S)
+#endif
+#define GHOST_CONSUMED	scnt++
+#else
+#define GHOST_CONSUMED	skip
+#endif
 
 #define LOCK_MIN (-64)			/* INT_MIN: far below any count of sharers */
 
@@ -177,6 +221,9 @@ byte cons_snap;		/* cmdq->q.llq.cons */
 byte owner_prod;	/* cmdq->owner_prod */
 short lock;		/* cmdq->lock */
 bit vmap[S];		/* cmdq->valid_map */
+#if V == 3 && K < N
+byte tok[K];		/* v3: the shared tokens' spinlocks (holder + 1) */
+#endif
 /* the SMMU */
 byte hw_prod;		/* the PROD register */
 byte smmu_cons;		/* the CONS register */
@@ -190,6 +237,8 @@ bit ocs;		/* an owner is between its steps a and e */
 bit xheld;		/* the cmdq lock is held exclusively */
 byte nwait;		/* CPUs waiting for their CMD_SYNC */
 byte ndone;		/* CPUs done with the run */
+short gcnt;		/* v3: entries ever reserved (CMDQ_GATHER_PROD, free-running) */
+short scnt;		/* v3: entries ever consumed by the SMMU */
 
 
 /* the cmdq lock's count of sharers is never negative */
@@ -213,6 +262,7 @@ byte ndone;		/* CPUs done with the run */
 		ent[IDX(smmu_cons)] = 0; \
 		elap[IDX(smmu_cons)] = 0; \
 		sowner[IDX(smmu_cons)] = 0; \
+		GHOST_CONSUMED; \
 		smmu_cons = INC(smmu_cons, 1) \
 	:: else -> break \
 	od
@@ -310,6 +360,9 @@ active [N] proctype cpu()
 #if V == 1
 	byte nsync;
 #endif
+#if V == 3
+	short spos;	/* where our CMD_SYNC is, as gcnt counts */
+#endif
 
 end_idle:
 	/*
@@ -342,7 +395,7 @@ end_idle:
 		fi;
 #endif
 		k = n + sync;
-#if V == 2
+#if V >= 2
 		goto snapshot
 #else
 		/* llq.cons = READ_ONCE(cmdq->q.llq.cons) */
@@ -397,7 +450,7 @@ v1_wait_space:
 		WRITE_ENTRIES;
 		SET_VALID
 	};
-#else /* V == 2 */
+#else /* V >= 2 */
 #if RESERVE_ADD
 add:
 	/*
@@ -423,6 +476,11 @@ cmpxchg:
 #endif
 		gfield = gfield + k;
 		glists++;
+#if V == 3
+		spos = gcnt + n;
+		gcnt = gcnt + k;
+		TOKEN_PUT;
+#endif
 		assert(gfield < 2 * W);
 		RESERVE_CHECKS;
 		/* the series' claim: prod stays within a queue of cons */
@@ -431,11 +489,11 @@ cmpxchg:
 		gp = 0;
 		WRITE_ENTRIES;
 		if
-		:: !(LOCK && sync) -> SET_VALID
+		:: !(LOCK && sync && V == 2) -> SET_VALID
 		:: else
 		fi
 	};
-#if LOCK
+#if LOCK && V == 2
 	if
 	:: sync ->
 		/*
@@ -462,7 +520,7 @@ cmpxchg:
 	:: else
 	fi;
 #endif
-#endif /* V == 2 */
+#endif /* V >= 2 */
 
 	/* 4. If we are the owner, take control of the SMMU hardware */
 	if
@@ -538,6 +596,44 @@ owner_poll:
 		fi
 	fi;
 
+#if V == 3
+	/*
+	 * 5. v3: wait for our CMD_SYNC with no lock held.
+	 * __arm_smmu_cmdq_poll_until_consumed(): llq->cons =
+	 * READ_ONCE(cmdq->q.llq.cons); then until queue_consumed(llq, prod):
+	 * llq->cons = readl(cmdq->q.cons_reg), and stop if
+	 * arm_smmu_cmdq_sync_overtaken(cmdq, pos). A poll is modelled when it
+	 * ends the wait, by the gather word, or reads a CONS it has not just
+	 * read: a waiter with neither waits, and one that reads the same CONS
+	 * again stutters (see above).
+	 */
+	atomic { lc = cons_snap };
+sync_wait:
+	if
+	:: atomic { CONSUMED(lc, INC(start, n)) -> skip }
+	:: atomic { !CONSUMED(lc, INC(start, n)) && OVERTAKEN -> skip }
+	:: atomic { !CONSUMED(lc, INC(start, n)) && hw_prod != lc ->
+		j = smmu_cons;
+		if
+		:: j == lc -> j = INC(j, 1)
+		:: else
+		fi;
+		READL_FROM(j);
+		lc = j;
+		j = 0;
+		if
+		:: CONSUMED(lc, INC(start, n)) || OVERTAKEN -> skip
+		:: else -> goto sync_wait	/* judged not yet: poll on */
+		fi }
+	fi;
+	atomic {
+		/* the SMMU is past our CMD_SYNC: it completed */
+		assert(scnt > spos);
+		printf("cpu%d: CMD_SYNC at %d done\n", _pid, INC(start, n));
+		nwait--;
+		NEXT_LIST
+	};
+#else
 	/*
 	 * 5. If we are inserting a CMD_SYNC, we must wait for it to complete:
 	 * llq.prod = queue_inc_prod_n(&llq, n); __arm_smmu_cmdq_poll_until_consumed():
@@ -580,6 +676,8 @@ sync_wait:
 	atomic { NEXT_LIST };
 #endif
 
+#endif
+
 	/*
 	 * 1. No room: wait for the SMMU, holding nothing, then check again.
 	 * v2: arm_smmu_cmdq_poll_until_space(smmu, cmdq, &llq, n + sync +
@@ -588,7 +686,7 @@ sync_wait:
 	 * queue_poll(&qp), then the loop reads cons and prod again.
 	 */
 poll:
-#if V == 2
+#if V >= 2
 	/*
 	 * arm_smmu_cmdq_poll_until_space(cmdq, &llq, n + sync + cmdq->reserve_slack, &qp)
 	 * A retry is modelled when a new snapshot can differ from the last
@@ -680,14 +778,18 @@ poll_spin:
 	fi;
 #endif
 
-#if V == 2
+#if V >= 2
 	/*
 	 * arm_smmu_cmdq_snapshot(): cons, smp_rmb(), gather, smp_rmb(), cons
 	 * again, as one read (see above); then
 	 * if (!queue_has_space(&llq, n + sync + cmdq->reserve_slack))
-	 * poll for space.
+	 * poll for space. v3 takes its token first, and puts it back before
+	 * it polls.
 	 */
 snapshot:
+#if V == 3
+	TOKEN_TAKE;
+#endif
 	atomic {
 		c = cons_snap;
 		gp = gfield;
@@ -705,6 +807,9 @@ snapshot:
 #endif
 		:: else ->
 			printf("cpu%d: no room at prod %d, cons %d\n", _pid, gp % W, c);
+#if V == 3
+			TOKEN_PUT;
+#endif
 			goto poll
 		fi
 	};
@@ -768,6 +873,8 @@ active proctype setup()
 		smmu_cons = START;
 		hw_prod = INC(START, PREFILL);
 		gfield = hw_prod;
+		gcnt = START + PREFILL;
+		scnt = START;
 		owner_prod = hw_prod;
 		i = 0;
 		started = 1
