@@ -47,7 +47,9 @@
  *   MUTANT 1: v2's or v3's slack one list short; 2: v2 with no shared lock
  *      for a CMD_SYNC; 3: v3 with K < N and no token lock (each CPU acts as
  *      if its token were its own); 4: v3's CMD_SYNC wait without the
- *      overtaken exit (CONS only, and no lock).
+ *      overtaken exit (CONS only, and no lock); 5: v3's CONS wait first
+ *      looking at the shared cons, which may still be what its own check
+ *      read (a cold review's point 1, 2026-12-04).
  *   LIVE: adds the LTL claim `live' (check with pan -a -f).
  *
  * Modelling choices:
@@ -362,6 +364,7 @@ active [N] proctype cpu()
 #endif
 #if V == 3
 	short spos;	/* where our CMD_SYNC is, as gcnt counts */
+	byte cc;	/* the cons our last check read */
 #endif
 
 end_idle:
@@ -480,6 +483,10 @@ cmpxchg:
 		spos = gcnt + n;
 		gcnt = gcnt + k;
 		TOKEN_PUT;
+		if
+		:: !sync -> cc = 0
+		:: else
+		fi;
 #endif
 		assert(gfield < 2 * W);
 		RESERVE_CHECKS;
@@ -600,14 +607,28 @@ owner_poll:
 	/*
 	 * 5. v3: wait for our CMD_SYNC with no lock held.
 	 * __arm_smmu_cmdq_poll_until_consumed(): llq->cons =
-	 * READ_ONCE(cmdq->q.llq.cons); then until queue_consumed(llq, prod):
+	 * readl(cmdq->q.cons_reg); then until queue_consumed(llq, prod):
 	 * llq->cons = readl(cmdq->q.cons_reg), and stop if
 	 * arm_smmu_cmdq_sync_overtaken(cmdq, pos). A poll is modelled when it
 	 * ends the wait, by the gather word, or reads a CONS it has not just
 	 * read: a waiter with neither waits, and one that reads the same CONS
 	 * again stutters (see above).
+	 * MUTANT 5: the first look is at the shared cons, as v2's was. After a
+	 * relaxed add nothing orders that read, and it may return the value
+	 * our own check read, which is stale by more than a queue if we
+	 * stalled between check and add while others ran the queue on.
 	 */
-	atomic { lc = cons_snap };
+#if MUTANT == 5
+	atomic {
+		if
+		:: lc = cons_snap
+		:: lc = cc
+		fi;
+		cc = 0
+	};
+#else
+	atomic { lc = smmu_cons; READL_FROM(lc); cc = 0 };
+#endif
 sync_wait:
 	if
 	:: atomic { CONSUMED(lc, INC(start, n)) -> skip }
@@ -799,6 +820,9 @@ snapshot:
 		if
 		:: HAS_SPACE(gp % W, c, k + SLACK) ->
 			printf("cpu%d: room at prod %d, cons %d\n", _pid, gp % W, c);
+#if V == 3
+			cc = c;
+#endif
 			c = 0
 #if RESERVE_ADD
 			; gp = 0; goto add
