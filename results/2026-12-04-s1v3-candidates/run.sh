@@ -10,7 +10,8 @@ set -euo pipefail
 R=results/2026-12-04-s1v3-candidates
 SIM=tools/native/sim
 cal=results/2026-12-03-sim2/calibration.json
-mapfile -t all < <("$SIM/build" base cmdq-v1 cmdq-spinlock series cmdq-v3-lock cmdq-v3-nosynclock cmdq-v3-tokens cmdq-v3)
+out=$("$SIM/build" base cmdq-v1 cmdq-spinlock series cmdq-v3-lock cmdq-v3-nosynclock cmdq-v3-tokens cmdq-v3)
+mapfile -t all <<<"$out"
 few=()
 for b in "${all[@]}"; do
 	case ${b%%=*} in base | cmdq-v1 | cmdq-spinlock | series | cmdq-v3) few+=("$b") ;; esac

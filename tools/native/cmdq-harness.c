@@ -238,6 +238,23 @@ unsigned int harness_possible_cpus(void)
 	return cfg.cpus;
 }
 
+/*
+ * Whether msi is the first word of one of the CPUs' own MSI lines, where a
+ * variant sends a CMD_SYNC's MSI there (cmdq->sync_msi, the S1 v3
+ * candidate) rather than to the CMD_SYNC's slot
+ */
+static int msi_word(u32 *msi)
+{
+#ifdef HARNESS_HAS_SYNC_MSI
+	uintptr_t a = (uintptr_t)msi, b = (uintptr_t)smmu.cmdq.sync_msi;
+
+	return b && a >= b && a < b + (uintptr_t)cfg.cpus * SMP_CACHE_BYTES && (a - b) % SMP_CACHE_BYTES == 0;
+#else
+	(void)msi;
+	return 0;
+#endif
+}
+
 unsigned int harness_cpu_id(void)
 {
 	return self->id >= 0 ? (unsigned int)self->id : 0;
@@ -681,12 +698,13 @@ static void *smmu_thread(void *arg)
 			if (FIELD_GET(CMDQ_SYNC_0_CS, d0) == CMDQ_SYNC_0_CS_IRQ) {
 				u32 *msi = (u32 *)(uintptr_t)(d1 & CMDQ_SYNC_1_MSIADDR_MASK);
 
-				if (msi != (u32 *)ent)
-					failure("CMD_SYNC at slot %u has MSI address %p, not its own slot %p",
+				if (msi != (u32 *)ent && !msi_word(msi))
+					failure("CMD_SYNC at slot %u has MSI address %p, neither its own slot %p nor a CPU's MSI word",
 						Q_IDX(&llq, cons), (void *)msi, (void *)ent);
 				else {
 					SIMA(SIM_STORE, msi, "smmu: MSI write");
-					__atomic_store_n(msi, 0, __ATOMIC_RELEASE);
+					/* MSIDATA: 0 where the MSI goes to the slot, as mainline has it */
+					__atomic_store_n(msi, (u32)FIELD_GET(CMDQ_SYNC_0_MSIDATA, d0), __ATOMIC_RELEASE);
 #ifdef HARNESS_SIM
 					/* CONS may follow the MSI lazily (IHI 0070 6.3.28): a window */
 					if (sim_cons_lag)
@@ -1361,6 +1379,10 @@ int main(int argc, char **argv)
 	ncpu = host_cpus = sim_cpus();
 	(void)ncpu;
 	sim_name(&smmu.cmdq.q.llq, sizeof(smmu.cmdq.q.llq), "cmdq->q.llq");
+#ifdef HARNESS_HAS_SYNC_MSI
+	if (smmu.cmdq.sync_msi)
+		sim_name(smmu.cmdq.sync_msi, (size_t)cfg.cpus * SMP_CACHE_BYTES, "CPUs' MSI words");
+#endif
 	sim_name(&smmu.cmdq.owner_prod, sizeof(smmu.cmdq.owner_prod), "cmdq->owner_prod");
 	sim_name(&smmu.cmdq.lock, sizeof(smmu.cmdq.lock), "cmdq->lock");
 	sim_name(&smmu.cmdq.valid_map, sizeof(smmu.cmdq.valid_map), "cmdq->valid_map");

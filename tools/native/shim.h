@@ -298,6 +298,7 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 #define local_irq_save(flags) do { (flags) = harness_irq_save(__func__); } while (0)
 #define local_irq_restore(flags) harness_irq_restore(flags, __func__)
 #define num_possible_cpus() harness_possible_cpus()
+#define nr_cpu_ids harness_possible_cpus()
 unsigned int harness_cpu_id(void);	/* the IRQ thread counts as CPU 0 */
 #define raw_smp_processor_id() harness_cpu_id()
 

@@ -48,6 +48,19 @@ static inline void *harness_bitmap_zalloc(size_t nbits)
 }
 #define devm_bitmap_zalloc(dev, nbits, gfp) harness_bitmap_zalloc(nbits)
 
+/* coherent DMA memory: zeroed, on lines of its own; its address is its DMA address */
+static inline void *harness_dma_alloc(size_t size, dma_addr_t *dma)
+{
+	void *p = aligned_alloc(SMP_CACHE_BYTES, (size + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1));
+
+	if (p) {
+		memset(p, 0, size);
+		*dma = (dma_addr_t)(uintptr_t)p;
+	}
+	return p;
+}
+#define dmam_alloc_coherent(dev, size, dma, gfp) harness_dma_alloc(size, dma)
+
 struct static_key_false {
 	int enabled;
 };
