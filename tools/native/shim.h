@@ -70,6 +70,7 @@ typedef int64_t ktime_t;
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
+#define clamp(v, lo, hi) min(max(v, lo), hi)
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #if defined(HARNESS_CLEAN) && defined(HARNESS_SIM)

@@ -48,6 +48,18 @@ static inline void *harness_bitmap_zalloc(size_t nbits)
 }
 #define devm_bitmap_zalloc(dev, nbits, gfp) harness_bitmap_zalloc(nbits)
 
+/* a zeroed array on lines of its own (a driver's ____cacheline_aligned items) */
+static inline void *harness_kcalloc(size_t n, size_t size)
+{
+	size_t bytes = n * size;
+	void *p = aligned_alloc(SMP_CACHE_BYTES, (bytes + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1));
+
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+#define devm_kcalloc(dev, n, size, gfp) harness_kcalloc(n, size)
+
 /* coherent DMA memory: zeroed, on lines of its own; its address is its DMA address */
 static inline void *harness_dma_alloc(size_t size, dma_addr_t *dma)
 {
