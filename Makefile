@@ -248,7 +248,7 @@ stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and I
 	@$(STRESS_ENV) tools/stress
 	@$(STRESS_ENV) tools/native-iova stress
 
-stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base and series must pass
+stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base must pass; S1 v3's schedules (the B1 lap, the snapshot stall) on series, every step replayed
 	@tools/stress b1
 
 stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/), and of the series' iova code (ci/mutations/iova-*), must be caught by the harnesses
