@@ -269,7 +269,7 @@ stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSa
 	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native-iova stress
 	@tools/native-iova mutants
 
-model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and the S1 v3 candidate (patches/bench/cmdq-v3) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
+model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and v3 (the series, patches 0005-0006) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
 	@tools/model
 
 herd7: base ## build the pinned herd7 (tools/herd7.pin) into the cache, once; make litmus does it first when it is missing

@@ -11,12 +11,15 @@
  *         add, then wait (interrupts off) until the reserved slots are
  *         free. It deadlocks: B1, the gathering that laps
  *         (tools/native/schedules/b1-lap.sched, ci/models/cmdq/v1-b1.trail.txt).
- *      2: S1 v2, patches/0002 to 0004 ("Keep the command queue's prod apart
- *         from its cons", "Reserve command-queue space with an atomic add"):
+ *      2: S1 v2, the series before #29 (its 0004 and 0005, "Keep the
+ *         command queue's prod apart from its cons", "Reserve command-queue
+ *         space with an atomic add", as git history has them):
  *         check room for the list plus reserve_slack, then add
  *         (reserve_add), or check and cmpxchg() with no slack; nobody
  *         waits after reserving.
- *      3: S1 v3 (patches/bench/cmdq-v3/, the candidate of #29): always the
+ *      3: S1 v3, patches/0005 and 0006 ("Reserve command-queue space with
+ *         an atomic add", "Wait for a CMD_SYNC without the command-queue
+ *         lock"; simulated first as patches/bench/cmdq-v3): always the
  *         add, after a check for room for the list plus (K - 1) * B; a CPU
  *         holds a token from its check to its add, K tokens in all, its own
  *         when K == N (no lock: interrupts are off), else a spinlock shared
