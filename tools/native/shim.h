@@ -46,6 +46,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 typedef uint64_t __le64;
+typedef uint32_t __le32;
 typedef uint64_t dma_addr_t;
 typedef int64_t ktime_t;
 
@@ -95,6 +96,9 @@ typedef int64_t ktime_t;
 #endif
 #define cpu_to_le64(x) ({ HP("cpu_to_le64", "a queue entry being written"); (x); })
 #define le64_to_cpu(x) (x)
+/* the hosts are little-endian, as the SMMU writes a CMD_SYNC's MSI data */
+#define cpu_to_le32(x) ((__le32)(x))
+#define le32_to_cpu(x) ((u32)(x))
 #define WARN_ON_ONCE(c) harness_warn(!!(c), #c, __func__)
 #define WARN_ON(c) harness_warn(!!(c), #c, __func__)
 
@@ -302,6 +306,7 @@ ATOMIC_OPS(atomic64, s64, atomic64_t)
 #define nr_cpu_ids harness_possible_cpus()
 unsigned int harness_cpu_id(void);	/* the IRQ thread counts as CPU 0 */
 #define raw_smp_processor_id() harness_cpu_id()
+#define smp_processor_id() harness_cpu_id()
 
 /* spinlock (the cmdq-spinlock bench variant) */
 #ifdef HARNESS_SIM
