@@ -51,6 +51,7 @@ typedef uint64_t dma_addr_t;
 typedef int64_t ktime_t;
 
 #define __iomem
+#define __force
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #endif
