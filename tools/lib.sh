@@ -620,7 +620,7 @@ configure_build() {
 }
 
 # kmake_arch TREE BDIR ARCH ARGS...: make in TREE into BDIR for ARCH
-# (arm64: cross-compiled; x86_64), through ccache, with JOBS jobs
+# (arm64 and arm: cross-compiled; x86_64), through ccache, with JOBS jobs
 kmake_arch() {
 	local tree=$1 bdir=$2 arch=$3
 	shift 3
@@ -628,6 +628,9 @@ kmake_arch() {
 	if [ "$arch" = arm64 ]; then
 		make -C "$tree" O="$bdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 			CC="ccache aarch64-linux-gnu-gcc" -j"$JOBS" "$@"
+	elif [ "$arch" = arm ]; then
+		make -C "$tree" O="$bdir" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
+			CC="ccache arm-linux-gnueabihf-gcc" -j"$JOBS" "$@"
 	else
 		make -C "$tree" O="$bdir" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "$@"
 	fi
