@@ -284,10 +284,10 @@ bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (d
 mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail (UML; the mutants marked '# arch: arm64' on the arm-smmu-v3-cmdq suite in QEMU)
 	@tools/mutation
 
-kunit-stable: base ## the KUnit cases of the three SMMUv3 cmdq fixes on arm64 QEMU, on the base alone (each must fail) and with the fixes alone (each must pass); results/<date>-kunit-stable; not in make test (one more arm64 kernel)
+kunit-stable: base ## the KUnit patch of smmu-cmdq-fixes on arm64 QEMU: alone on the base (each case must fail), with the fixes (each must pass), with each fix's mutant (ci/mutations/cmdq-fixes/: its cases must fail); results/<date>-kunit-stable; not in make test (one more arm64 kernel, six runs)
 	@tools/kunit-stable
 
-backport-check: base ## the patches with Cc: stable, git am'd onto Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 before and after; results/<date>-backport; not in make test (two more kernel trees)
+backport-check: base ## the patches with Cc: stable, git am'd onto the base and Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 (and 32-bit Arm where msm_iommu is touched) before and after; results/<date>-backport; not in make test (two more kernel trees)
 	@tools/backport
 
 send: tree ## each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list, either only after make modcheck passed on the worktree as it is

@@ -819,7 +819,9 @@ def render_notes(notes):
     return "\n".join(out) + "\n"
 
 
-FRONT_KINDS = ("hardware", "simulated", "QEMU TCG", "native harness", "UML")
+# "model": a verdict of herd7 or spin, for an ordering or protocol claim that
+# no run on this host can reach (a load-load reordering on an x86 host)
+FRONT_KINDS = ("hardware", "simulated", "QEMU TCG", "native harness", "UML", "model")
 
 
 def front_page_problems(notes, top):

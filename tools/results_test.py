@@ -298,11 +298,12 @@ class FrontPage(unittest.TestCase):
     def test_evidence(self):
         rows = self.good()
         self.assertIn("0002: a figure with no evidence", self.run_case([rows[0], rows[1].replace("no figure", "0.5x")]))
-        self.assertIn("0001: kind 'guess' is none of hardware, simulated, QEMU TCG, native harness, UML",
+        self.assertIn("0001: kind 'guess' is none of hardware, simulated, QEMU TCG, native harness, UML, model",
                       self.run_case([rows[0].replace("UML;", "guess;"), rows[1]]))
         self.assertIn("0001: a simulated figure names no machine profile of tools/native/sim/profiles",
                       self.run_case([rows[0].replace("UML;", "simulated (m2);"), rows[1]]))
         self.assertEqual(self.run_case([rows[0].replace("UML;", "simulated (m1);"), rows[1]]), [])
+        self.assertEqual(self.run_case([rows[0].replace("UML;", "model (herd7);"), rows[1]]), [])
         self.assertIn("0001: results/q does not exist", self.run_case([rows[0].replace("results/r", "results/q"), rows[1]]))
 
     def test_length(self):
