@@ -2,7 +2,7 @@
 # Each target is one line `target: prereqs ## text`; help is generated from
 # those lines, so it cannot drift.
 
-include tools/base.pin
+include tools/series/base.pin
 
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/iommu-scale
 KERNEL_SRC ?=
@@ -12,7 +12,7 @@ FORCE ?= 0
 KUNIT_ARCH ?= um arm64
 export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
 
-# make bench knobs (tools/bench validates them)
+# make bench knobs (tools/bench/bench validates them)
 VARIANTS ?= base series
 CPUS ?=
 THREADS ?=
@@ -37,7 +37,7 @@ NATIVE_UNITS ?= cmdq iova
 IOVA_VARIANTS ?= base iova-rbtree series rcache9
 IOVA_WORKLOADS ?= a b c d e f g h i j k
 IOVA_STRESS_VARIANTS ?= base iova-rbtree series
-# make stress knobs (tools/stress validates them before anything is fetched)
+# make stress knobs (tools/native/stress validates them before anything is fetched)
 STRESS_VARIANTS ?= cmdq-mainline-fixes series
 STRESS_SECONDS ?= 2
 STRESS_THREADS ?=
@@ -64,19 +64,57 @@ SHELL := /bin/bash
 # one target at a time: the targets share build directories and the 2-core budget
 .NOTPARALLEL:
 .DEFAULT_GOAL := help
-.PHONY: help deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
+.PHONY: help help-% _knobs variants-check deps base backport-check kunit-stable tree export export-check quilt-check checkpatch check check-full modcheck-x86_64 kunit kunit-debug gate-fixtures modcheck \
 	mutation stress stress-b1 stress-mutants stress-short sim sim-short sim-iova model herd7 litmus send send-check trailers build bench bench-knobs bench-native bench-bundle bench-report bench-pgtable bench-profile bench-smoke smoke-kernels bench-smoke-repeat lava-jobs lava-run lava-submit lava-collect lava-server-check lava-devices lava-smoke notes notes-check selftest selftest-fast test cache-info clean-trees \
 	clean-cache
 
-help: ## list the targets and knobs
+# make help: generated from the '## [FAMILY] text' line of each target ('*'
+# after the family: an everyday target, on help's first screen) and from
+# the knobs below, whose text starts with the targets they serve
+FAMILIES := series gates models bench native mail lava results
+define HELP_AWK
+FNR == NR { if (match($$0, /^[a-z][a-z0-9_-]*:.*## \[[a-z]+\*?\] /)) {
+		t = $$0; sub(/:.*/, "", t); f = $$0; sub(/^[^[]*\[/, "", f); ev = f ~ /^[a-z]+\*/
+		sub(/[*]?\].*/, "", f); d = $$0; sub(/^[^]]*\] /, "", d)
+		fam[t] = f; desc[t] = d; every[t] = ev; order[++n] = t }
+	next }
+{ split($$0, k, "|"); kf = ""; pre = k[3]
+	if (match(pre, /^[a-z0-9, -]+: /)) {
+		pre = substr(pre, 1, RLENGTH - 2); m = split(pre, w, ", "); stem = ""
+		for (i = 1; i <= m; i++) { x = w[i]; if (x ~ /^-/) x = stem x; else { stem = x; sub(/-.*/, "", stem) }
+			if (x in fam) kf = kf " " fam[x] }
+	}
+	if (kf == "") kf = " general"
+	kfam[++nk] = kf; kline[nk] = sprintf("  %-18s %-24s %s", k[1], k[2], k[3]) }
+END {
+	if (want == "everyday") {
+		for (i = 1; i <= n; i++) if (every[order[i]]) printf "  %-18s [%s] %s\n", order[i], fam[order[i]], desc[order[i]]
+		print ""; print "Families: " fams " (make help-FAMILY: its targets and knobs; tools/FAMILY/README.md: its manual)"
+		print ""; print "Knobs of every family (make VAR=value), with their values now:"
+		for (i = 1; i <= nk; i++) if (kfam[i] == " general") print kline[i]
+		exit }
+	for (i = 1; i <= n; i++) if (want == "all" || fam[order[i]] == want) printf "  %-20s %s\n", order[i], desc[order[i]]
+	print ""; print "Knobs (make VAR=value), with their values now:"
+	for (i = 1; i <= nk; i++) if (want == "all" || index(kfam[i] " ", " " want " ")) print kline[i]
+}
+endef
+export HELP_AWK
+
+help: ## [general*] the everyday targets, the families and the knobs every family takes
 	@echo "iommu-scale: IOMMU DMA-mapping scalability series for $(BASE_UPSTREAM), and its tooling"
 	@echo
-	@echo "Targets:"
-	@sed -n 's/^\([a-z][a-z0-9_-]*\):.*## \(.*\)$$/\1|\2/p' $(MAKEFILE_LIST) | \
-		awk -F'|' '{ printf "  %-20s %s\n", $$1, $$2 }'
+	@echo "Everyday targets:"
+	@$(MAKE) -s _knobs | awk -v want=everyday -v fams="$(FAMILIES)" "$$HELP_AWK" $(firstword $(MAKEFILE_LIST)) -
+
+help-%: ## [general] a family's targets and knobs: help-series, help-gates, help-models, help-bench, help-native, help-mail, help-lava, help-results, help-general; help-all: every one
+	@case " $(FAMILIES) general all " in *" $* "*) ;; *) echo "make help-$*: no such family; the families are $(FAMILIES), general, and all" >&2; exit 2 ;; esac
+	@case " $(FAMILIES) " in *" $* "*) echo "iommu-scale: $* (tools/$*/README.md)" ;; *) echo "iommu-scale: $*" ;; esac
 	@echo
-	@echo "Knobs (make VAR=value), with their values now:"
-	@printf '  %-18s %-24s %s\n' \
+	@$(MAKE) -s _knobs | awk -v want="$*" "$$HELP_AWK" $(firstword $(MAKEFILE_LIST)) -
+
+# the knobs, a NAME|VALUE|TEXT line each, for help and help-%
+_knobs:
+	@printf '%s|%s|%s\n' \
 		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
 		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
@@ -139,181 +177,184 @@ help: ## list the targets and knobs
 		LAVA_WAIT "$(or $(LAVA_WAIT),1)" "lava-collect: 1 waits for the jobs to finish; 0 fails, naming those not finished" \
 		LAVA_WAIT_TIMEOUT "$(or $(LAVA_WAIT_TIMEOUT),86400)" "lava-collect: seconds to wait for each job"
 
-deps: ## install the Debian packages the tooling needs (idempotent, quiet when complete)
-	@tools/deps
+deps: ## [series] install the Debian packages the tooling needs (idempotent, quiet when complete)
+	@tools/series/deps
 
-base: deps ## fetch, verify and extract the pinned base tree into the cache, tagged (with KERNEL_SRC set: fetches nothing, uses that tree)
-	@tools/base >/dev/null
+base: deps ## [series] fetch, verify and extract the pinned base tree into the cache, tagged (with KERNEL_SRC set: fetches nothing, uses that tree)
+	@tools/series/base >/dev/null
 
-tree: base ## worktree on branch iommu-scale/series with patches/series applied (git am --3way)
-	@tools/tree >/dev/null
+tree: base ## [series*] worktree on branch iommu-scale/series with patches/series applied (git am --3way)
+	@tools/series/tree >/dev/null
 
-export: deps ## write the worktree's commits back to patches/ (format-patch + series)
-	@tools/export
+export: deps ## [series*] write the worktree's commits back to patches/ (format-patch + series)
+	@tools/series/export
 
-export-check: deps ## fail if patches/ and the worktree disagree
-	@tools/export check
+export-check: deps ## [series] fail if patches/ and the worktree disagree
+	@tools/series/export check
 
-quilt-check: tree ## prove patches/ applies with 'quilt push -a' to the same tree as 'make tree'
-	@tools/quilt-check
+quilt-check: tree ## [series] prove patches/ applies with 'quilt push -a' to the same tree as 'make tree'
+	@tools/series/quilt-check
 
-checkpatch: base ## checkpatch.pl --strict on every patch in the series
-	@tools/checkpatch
+variants-check: base ## [bench] every bench variant (patches/bench/NAME.series, base, series) applied with git am to today's tree, no build: a variant that no longer applies fails here; a pass is kept until patches/ changes
+	@tools/bench/variants-check
 
-check: tree ## per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, KUnit; prints the table
-	@tools/gates
+checkpatch: base ## [gates*] checkpatch.pl --strict on every patch in the series
+	@tools/gates/checkpatch
 
-check-full: tree ## make check plus a modules column: per patch, the tristates as modules with modpost (arm64, x86_64); about 12 more minutes cold, so not in make test
-	@CHECK_MODULES=1 tools/gates
+check: tree ## [gates*] per patch: checkpatch, W=1 builds (arm64, x86_64), sparse, kernel-doc, KUnit; prints the table
+	@tools/gates/gates
 
-kunit-debug: tree ## the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
-	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/kunit
+check-full: tree ## [gates] make check plus a modules column: per patch, the tristates as modules with modpost (arm64, x86_64); about 12 more minutes cold, so not in make test
+	@CHECK_MODULES=1 tools/gates/gates
 
-gate-fixtures: tree ## prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG; modcheck: an unexported symbol)
-	@tools/gate-fixtures
+kunit-debug: tree ## [gates] the same suites on a KASAN + lockdep + debugobjects UML kernel (kunit/uml-debug.kunitconfig)
+	@KUNIT_ARCH=um KUNITCONFIG="$(CURDIR)/kunit/uml-debug.kunitconfig" tools/gates/kunit
 
-modcheck: tree ## the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD of the worktree as it stands; make check-full does the same per patch
-	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/modcheck
+gate-fixtures: tree ## [gates] prove the gates catch what review caught: each ci/fixtures/gates/ patch must fail its gate (kunit-debug: ODEBUG; modcheck: an unexported symbol)
+	@tools/gates/gate-fixtures
 
-kunit: tree ## run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
-	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/kunit || exit 1; done
+modcheck: tree ## [gates] the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD of the worktree as it stands; make check-full does the same per patch
+	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/gates/modcheck
+
+kunit: tree ## [gates*] run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
+	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/gates/kunit || exit 1; done
 
 # make test's two halves of make kunit, so that the arm64 one can run in
 # the background beside make check
 kunit-um kunit-arm64: kunit-%: tree
-	@KUNIT_ARCH=$* tools/kunit
+	@KUNIT_ARCH=$* tools/gates/kunit
 
-build: base ## build the arm64 kernels of VARIANTS and the guest initramfs
-	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/build $(VARIANTS)
-	@tools/build guest
+build: base ## [bench] build the arm64 kernels of VARIANTS and the guest initramfs
+	@BENCH_CONFIG="$(BENCH_CONFIG)" tools/bench/build $(VARIANTS)
+	@tools/bench/build guest
 
 # the bench knobs, checked before 'base' fetches or builds anything
 bench-knobs:
-	@$(BENCH_ENV) tools/knobs
+	@$(BENCH_ENV) tools/bench/knobs
 
-bench: bench-knobs base ## VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
-	@$(BENCH_ENV) tools/bench
+bench: bench-knobs base ## [bench*] VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
+	@$(BENCH_ENV) tools/bench/bench
 
-bench-native: deps ## native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-k): tables, JSON
+bench-native: deps ## [native*] native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-k): tables, JSON
 	@for u in $(NATIVE_UNITS); do case $$u in \
 	cmdq) VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
 		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" \
-		NATIVE_BUILDS="$(NATIVE_BUILDS)" tools/bench-native || exit 1 ;; \
+		NATIVE_BUILDS="$(NATIVE_BUILDS)" tools/native/bench-native || exit 1 ;; \
 	iova) IOVA_VARIANTS="$(IOVA_VARIANTS)" IOVA_WORKLOADS="$(IOVA_WORKLOADS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" \
-		BENCH_SECONDS="$(SECONDS)" tools/native-iova bench || exit 1 ;; \
+		BENCH_SECONDS="$(SECONDS)" tools/native/native-iova bench || exit 1 ;; \
 	*) echo "bench-native: NATIVE_UNITS: '$$u' is neither cmdq nor iova" >&2; exit 1 ;; esac; done
 
-bench-report: deps ## rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
+bench-report: deps ## [bench] rebuild the table, JSON and plots of a run: make bench-report RESULTS=dir
 	@test -n "$(RESULTS)" || { echo "bench-report: give RESULTS=<a results directory>" >&2; exit 1; }
-	@tools/report "$(RESULTS)"
+	@tools/bench/report "$(RESULTS)"
 
-bench-bundle: bench-knobs base ## self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
-	@$(BENCH_ENV) tools/bundle
+bench-bundle: bench-knobs base ## [bench] self-contained kernels + QEMU + scripts tarball to run the sweep elsewhere
+	@$(BENCH_ENV) tools/bench/bundle
 
-bench-pgtable: base ## bench-only KUnit (UML): io-pgtable map/unmap of runs, per page vs per run, v7s and LPAE
-	@tools/pgbench $(RESULTS)
+bench-pgtable: base ## [bench] bench-only KUnit (UML): io-pgtable map/unmap of runs, per page vs per run, v7s and LPAE
+	@tools/bench/pgbench $(RESULTS)
 
-bench-profile: bench-knobs base ## perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
-	@$(BENCH_ENV) tools/profile $(firstword $(VARIANTS))
+bench-profile: bench-knobs base ## [bench] perf profile of QEMU during one boot of the first of VARIANTS (strict, CPUS, THREADS)
+	@$(BENCH_ENV) tools/bench/profile $(firstword $(VARIANTS))
 
-lava-jobs: bench-knobs base ## the bench as LAVA jobs in CACHE_DIR/lava-jobs (LAVA_OUT): one per round and mode, booting VARIANTS in turn; jobs/, env.txt, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_BOOT=qemu|grub, LAVA_DEVICE_TYPE (the lab's type; default qemu), for grub LAVA_BENCH_DEVICE=BDF
+lava-jobs: bench-knobs base ## [lava] the bench as LAVA jobs in CACHE_DIR/lava-jobs (LAVA_OUT): one per round and mode, booting VARIANTS in turn; jobs/, env.txt, publish.txt (what to publish at LAVA_IMAGES_URL); LAVA_BOOT=qemu|grub, LAVA_DEVICE_TYPE (the lab's type; default qemu), for grub LAVA_BENCH_DEVICE=BDF
 	@$(BENCH_ENV) tools/lava/jobs "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
 
-lava-run: bench-knobs base ## the LAVA jobs run here by LAVA's dispatcher (lava-run, device tools/lava/devices/qemu-smmuv3.jinja2), into CACHE_DIR/results/<stamp>-lava: make bench's points, table and judge
+lava-run: bench-knobs base ## [lava] the LAVA jobs run here by LAVA's dispatcher (lava-run, device tools/lava/devices/qemu-smmuv3.jinja2), into CACHE_DIR/results/<stamp>-lava: make bench's points, table and judge
 	@$(BENCH_ENV) tools/lava/run
 
-lava-submit: ## submit make lava-jobs' jobs (LAVA_OUT, default CACHE_DIR/lava-jobs) to a lab with lavacli as LAVA_IDENTITY (lavacli's own identity: the token stays in lavacli's config); ids in LAVA_OUT/lava/submitted.tsv
+lava-submit: ## [lava] submit make lava-jobs' jobs (LAVA_OUT, default CACHE_DIR/lava-jobs) to a lab with lavacli as LAVA_IDENTITY (lavacli's own identity: the token stays in lavacli's config); ids in LAVA_OUT/lava/submitted.tsv
 	@tools/lava/submit "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
 
-lava-collect: ## fetch the submitted jobs' logs and boards with lavacli (LAVA_IDENTITY; LAVA_WAIT=1 waits for them) and read them as make lava-run does: points, judge, results.md in LAVA_OUT
+lava-collect: ## [lava] fetch the submitted jobs' logs and boards with lavacli (LAVA_IDENTITY; LAVA_WAIT=1 waits for them) and read them as make lava-run does: points, judge, results.md in LAVA_OUT
 	@tools/lava/collect "$(or $(LAVA_OUT),$(CACHE_DIR)/lava-jobs)"
 
-lava-server-check: base ## make lava-submit and lava-collect against a real lava-server installed (tools/lava/server.list) and started here, as root; one job (base, strict, 1 thread, granule 1, 1 s) unless VARIANTS, MODES, THREADS, GRANULES, ROUNDS are given; lavacli's answers kept for ci/selftest's replay
+lava-server-check: base ## [lava] make lava-submit and lava-collect against a real lava-server installed (tools/lava/server.list) and started here, as root; one job (base, strict, 1 thread, granule 1, 1 s) unless VARIANTS, MODES, THREADS, GRANULES, ROUNDS are given; lavacli's answers kept for ci/selftest's replay
 	@tools/lava/server-check
 
-lava-devices: deps ## render and validate the LAVA device dictionaries (tools/lava/devices/: qemu-smmuv3, arm64-server) with Debian lava-server's templates
+lava-devices: deps ## [lava] render and validate the LAVA device dictionaries (tools/lava/devices/: qemu-smmuv3, arm64-server) with Debian lava-server's templates
 	@for d in tools/lava/devices/*.jinja2; do tools/lava/device "$$(basename "$$d" .jinja2)" || exit 1; done
 
-lava-smoke: base ## make test's LAVA check: the series' smoke Image booted once by lava-run (strict, 1 thread, granule 1, 1 s), its log read into points and judged as make lava-run does; sanity, not timing
+lava-smoke: base ## [lava] make test's LAVA check: the series' smoke Image booted once by lava-run (strict, 1 thread, granule 1, 1 s), its log read into points and judged as make lava-run does; sanity, not timing
 	@VARIANTS=series CPUS=2 THREADS=1 GRANULES=1 MODES=strict BENCH_SECONDS=1 ROUNDS=1 \
 		RESULTS_ROOT="$(CACHE_DIR)/lava-smoke" tools/lava/run
 
-bench-smoke: base ## QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
-	@tools/smoke
+bench-smoke: base ## [bench] QEMU check of the harness: bare, base, series boot, one point each; sanity, not timing
+	@tools/bench/smoke
 
-smoke-kernels: base ## build what make bench-smoke boots (the bare, base and series Images, the guest) and stop; make test does it in the background
-	@tools/smoke build
+smoke-kernels: base ## [bench] build what make bench-smoke boots (the bare, base and series Images, the guest) and stop; make test does it in the background
+	@tools/bench/smoke build
 
-stress: deps ## native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-k), real threads; any check, hang or TSan report fails
-	@$(STRESS_ENV) tools/stress
-	@$(STRESS_ENV) tools/native-iova stress
+stress: deps ## [native*] native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-k), real threads; any check, hang or TSan report fails
+	@$(STRESS_ENV) tools/native/stress
+	@$(STRESS_ENV) tools/native/native-iova stress
 
-stress-b1: deps ## replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base must pass; S1 v3's schedules (the B1 lap, the snapshot stall) on series, every step replayed
-	@tools/stress b1
+stress-b1: deps ## [native] replay the B1 deadlock schedule: cmdq-v1 must end in the watchdog, base must pass; S1 v3's schedules (the B1 lap, the snapshot stall) on series, every step replayed
+	@tools/native/stress b1
 
-stress-mutants: deps ## mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/), and of the series' iova code (ci/mutations/iova-*), must be caught by the harnesses
-	@tools/stress mutants
-	@tools/native-iova mutants
+stress-mutants: deps ## [native] mutants of the cmdq code of base (ci/mutations/cmdq/) and series (ci/mutations/cmdq-series/), and of the series' iova code (ci/mutations/iova-*), must be caught by the harnesses
+	@tools/native/stress mutants
+	@tools/native/native-iova mutants
 
-sim: deps ## the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; about 15 minutes on 2 cores (sim-2, 905 s, 2026-12-03); not in make test
+sim: deps ## [native] the cmdq simulation (tools/native/sim): calibration on the 2020 Kunpeng table, its check, sensitivity, predictions at 1..128 virtual CPUs on every profile; about 15 minutes on 2 cores (sim-2, 905 s, 2026-12-03); not in make test
 	@SIM_SECONDS="$(SIM_SECONDS)" tools/native/sim/run
 
-sim-short: deps ## make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time, the core-to-core probe; about 35 s on 2 cores
+sim-short: deps ## [native] make test's share of the simulation: bad input, determinism, 1/16/64 virtual CPUs, a simulated stress (base must fail it), B1 in virtual time, the core-to-core probe; about 35 s on 2 cores
 	@tools/native/sim/short
 
-sim-iova: deps ## the iova harness under the simulation: SIM_IOVA_VARIANTS x SIM_IOVA_WORKLOADS at SIM_IOVA_CPUS virtual CPUs on every profile, queued spinlocks as arm64's; simulated and not calibrated (no published iova figure checks it); not in make test
+sim-iova: deps ## [native] the iova harness under the simulation: SIM_IOVA_VARIANTS x SIM_IOVA_WORKLOADS at SIM_IOVA_CPUS virtual CPUs on every profile, queued spinlocks as arm64's; simulated and not calibrated (no published iova figure checks it); not in make test
 	@tools/native/sim/iova
 
-stress-short: deps ## make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
-	@tools/stress short
-	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native-iova stress
-	@tools/native-iova mutants
+stress-short: deps ## [native] make test's share: 0.5 s runs at 1 .. nproc-1 threads, TSan, B1, the mutants; iova: 0.5 s runs at 1 .. nproc threads, TSan, the mutants
+	@tools/native/stress short
+	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native/native-iova stress
+	@tools/native/native-iova mutants
 
-model: deps ## spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and v3 (the series, patches 0005-0006) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
-	@tools/model
+model: deps ## [models] spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and v3 (the series, patches 0005-0006) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
+	@tools/models/model
 
-herd7: base ## build the pinned herd7 (tools/herd7.pin) into the cache, once; make litmus does it first when it is missing
-	@tools/herd7 >/dev/null
+herd7: base ## [models] build the pinned herd7 (tools/models/herd7.pin) into the cache, once; make litmus does it first when it is missing
+	@tools/models/herd7 >/dev/null
 
-litmus: base ## herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
-	@tools/litmus
+litmus: base ## [models] herd7 on ci/litmus/: the cmdq ordering under LKMM and the arm64 model, each with a broken twin
+	@tools/models/litmus
 
-bench-smoke-repeat: base ## the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
-	@tools/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
+bench-smoke-repeat: base ## [bench] the smoke SMOKE_RUNS times in a row, into RESULTS (default CACHE_DIR/smoke-repeat): log, spread
+	@tools/bench/smoke-repeat "$(SMOKE_RUNS)" "$(or $(RESULTS),$(CACHE_DIR)/smoke-repeat)"
 
-mutation: tree ## break the code under test on purpose (ci/mutations/) and require KUnit to fail (UML; the mutants marked '# arch: arm64' on the arm-smmu-v3-cmdq suite in QEMU)
-	@tools/mutation
+mutation: tree ## [gates] break the code under test on purpose (ci/mutations/) and require KUnit to fail (UML; the mutants marked '# arch: arm64' on the arm-smmu-v3-cmdq suite in QEMU)
+	@tools/gates/mutation
 
-kunit-stable: base ## the KUnit patch of smmu-cmdq-fixes on arm64 QEMU: alone on the base (each case must fail), with the fixes (each must pass), with each fix's mutant (ci/mutations/cmdq-fixes/: its cases must fail); results/<date>-kunit-stable; not in make test (one more arm64 kernel, six runs)
-	@tools/kunit-stable
+kunit-stable: base ## [gates] the KUnit patch of smmu-cmdq-fixes on arm64 QEMU: alone on the base (each case must fail), with the fixes (each must pass), with each fix's mutant (ci/mutations/cmdq-fixes/: its cases must fail); results/<date>-kunit-stable; not in make test (one more arm64 kernel, six runs)
+	@tools/gates/kunit-stable
 
-backport-check: base ## the patches with Cc: stable, git am'd onto the base and Debian's 6.12 and 6.1 sources (tools/backport.pin), drivers/iommu/ built for arm64 (and 32-bit Arm where msm_iommu is touched) before and after; results/<date>-backport; not in make test (two more kernel trees)
-	@tools/backport
+backport-check: base ## [series] the patches with Cc: stable, git am'd onto the base and Debian's 6.12 and 6.1 sources (tools/series/backport.pin), drivers/iommu/ built for arm64 (and 32-bit Arm where msm_iommu is touched) before and after; results/<date>-backport; not in make test (two more kernel trees)
+	@tools/series/backport
 
-send: tree ## each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list, either only after make modcheck passed on the worktree as it is
-	@tools/send
+send: tree ## [mail*] each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list, either only after make modcheck passed on the worktree as it is
+	@tools/mail/send
 
-send-check: tree ## make send's dry run, then each series through b4 am and git am on its base (or prerequisite), and all in turn give make tree's tree
-	@tools/send check
+send-check: tree ## [mail] make send's dry run, then each series through b4 am and git am on its base (or prerequisite), and all in turn give make tree's tree
+	@tools/mail/send check
 
-trailers: tree ## b4 trailers -u from the replies in MBOX=FILE on each series' branch, into the series worktree, then make export
-	@tools/trailers
+trailers: tree ## [mail] b4 trailers -u from the replies in MBOX=FILE on each series' branch, into the series worktree, then make export
+	@tools/mail/trailers
 
-notes: deps ## regenerate the measured tables in MAINTAINERS-notes.md from results/
-	@tools/notes
+notes: deps ## [results] regenerate the measured tables in MAINTAINERS-notes.md from results/
+	@tools/results/notes
 
-notes-check: deps ## fail if MAINTAINERS-notes.md's tables differ from results/, or its front page (<= 150 lines) from patches/ and the results it cites
-	@tools/notes check
+notes-check: deps ## [results] fail if MAINTAINERS-notes.md's tables differ from results/, or its front page (<= 150 lines) from patches/ and the results it cites
+	@tools/results/notes check
 
-selftest: deps ## self-tests of the tooling, with the fixtures in ci/: the fast tier and the integration cases that need the pinned base
-	@KERNEL_SRC= BASE_REF= tools/base >/dev/null
+selftest: deps ## [general] self-tests of the tooling, with the fixtures in ci/: the fast tier and the integration cases that need the pinned base
+	@KERNEL_SRC= BASE_REF= tools/series/base >/dev/null
 	@ci/selftest all
 
-selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (under a minute)
+selftest-fast: deps ## [general] the hermetic tier of selftest alone: fixtures and temporary repositories, no base, no build (under a minute)
 	@ci/selftest fast
 
-# make test's steps, in order; tools/test-times runs and times each
-# (tools/test-times: bg:T runs T in the background with JOBS=1, join:T waits
+# make test's steps, in order; tools/results/test-times runs and times each
+# (tools/results/test-times: bg:T runs T in the background with JOBS=1, join:T waits
 # for it). What no step needs before litmus or the end starts at once in
 # the background: the model (spin, one check at a time), herd7 and the
 # smoke's three arm64 Images, beside the single-threaded steps (self-tests,
@@ -321,19 +362,19 @@ selftest-fast: deps ## the hermetic tier of selftest alone: fixtures and tempora
 # make check, whose single-threaded cells (sparse, kernel-doc, each cell's
 # link and UML run) leave a core idle; the UML KUnit run goes first in the
 # foreground, because check's first cell takes its objects from ccache.
-TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke lava-smoke
-test: ## everything CI runs; cold on this 2-core VM 33.6 minutes when last measured (2015 s, 3658 CPU s, 2026-12-03, a fresh clone, no CACHE_DIR, no packages), warm 7.8 (470 s, 2026-12-03): deps, selftest, checkpatch, notes, tree, export, quilt, send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke, the LAVA smoke (lava-run); the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
-	@MAKE="$(MAKE)" tools/test-times $(TEST_STEPS)
+TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check variants-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke lava-smoke
+test: ## [general*] everything CI runs; cold on this 2-core VM 33.6 minutes when last measured (2015 s, 3658 CPU s, 2026-12-03, a fresh clone, no CACHE_DIR, no packages), warm 7.8 (470 s, 2026-12-03): deps, selftest, checkpatch, notes, tree, export, quilt, the bench variants applied (no build), send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke, the LAVA smoke (lava-run); the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+	@MAKE="$(MAKE)" tools/results/test-times $(TEST_STEPS)
 
-cache-info: ## say where the caches are and how big they are
+cache-info: ## [general] say where the caches are and how big they are
 	@echo "cache: $(CACHE_DIR)"; \
 	for d in base debs apt trees build ccache; do \
 		[ -e "$(CACHE_DIR)/$$d" ] && du -sh "$(CACHE_DIR)/$$d"; \
 	done; true
 
-clean-trees: ## remove worktrees and build directories, also unexported work in them (keeps the base tree and ccache)
+clean-trees: ## [general] remove worktrees and build directories, also unexported work in them (keeps the base tree and ccache)
 	rm -rf "$(CACHE_DIR)/trees" "$(CACHE_DIR)/build" "$(CACHE_DIR)/variants"
 	if [ -d "$(CACHE_DIR)/base/linux/.git" ]; then git -C "$(CACHE_DIR)/base/linux" worktree prune; fi
 
-clean-cache: ## delete the whole cache (base tree, .deb, builds, ccache); the next run starts cold
+clean-cache: ## [general] delete the whole cache (base tree, .deb, builds, ccache); the next run starts cold
 	rm -rf "$(CACHE_DIR)"

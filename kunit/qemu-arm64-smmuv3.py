@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kunit.py qemu config: arm64 'virt' with an SMMUv3 (iommu=smmuv3), so that
 # the arm-smmu-v3 driver probes a real (emulated) SMMU while the suites run.
-# Used by tools/kunit for KUNIT_ARCH=arm64.
+# Used by tools/gates/kunit for KUNIT_ARCH=arm64.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='arm64',

@@ -17,8 +17,8 @@ shopt -s inherit_errexit
 PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=tools/base.pin
-. "$TOP/tools/base.pin"
+# shellcheck source=tools/series/base.pin
+. "$TOP/tools/series/base.pin"
 
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/iommu-scale}
 # The real path: kbuild resolves its source tree with realpath, so the paths
@@ -42,8 +42,8 @@ export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 # What a kernel prints when something went wrong that a test does not see
 # by itself: an oops, BUG or WARNING, KASAN, UBSAN, lockdep, debugobjects,
 # RCU and lockup reports, the SMMU's command-queue timeouts, kmemleak. One
-# extended regular expression, and the one list: a boot (tools/boot) and a
-# KUnit run (tools/ktap) both fail on any line it matches.
+# extended regular expression, and the one list: a boot (tools/bench/boot) and a
+# KUnit run (tools/gates/ktap) both fail on any line it matches.
 KERNEL_REPORTS='Oops|BUG:|WARNING:|Kernel panic|Unable to handle kernel|Internal error:|kernel BUG at|KASAN:|UBSAN:|ODEBUG: |soft lockup|hard LOCKUP|rcu_.*detected stall|blocked for more than|circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|CMDQ timeout|CMD_SYNC timeout|kmemleak: [0-9]+ new suspected'
 # The one report line a judge lets pass, and why: the arm-smmu-v3-cmdq KUnit
 # cases msi_timeout and gerror stop their fake SMMU on a command error, so
@@ -53,7 +53,7 @@ KERNEL_REPORTS='Oops|BUG:|WARNING:|Kernel panic|Unable to handle kernel|Internal
 KERNEL_REPORTS_EXPECTED=' arm-smmu-v3-cmdq-test: CMD_SYNC timeout at '
 
 # the awk functions the reports share (sort, stats, median)
-STATS_AWK=$(<"$TOP/tools/stats.awk")
+STATS_AWK=$(<"$TOP/tools/bench/stats.awk")
 
 BASE_REPO=$CACHE_DIR/base/linux
 BASE_TAG=iommu-scale-base
@@ -199,13 +199,13 @@ apt_dir_init() {
 
 # private_apt DIR TYPE SUITE: a private apt configuration in DIR, which
 # touches nothing of the machine's own apt state, with one source: the
-# machine's Debian mirror (tools/base mirror), TYPE (deb or deb-src) SUITE
-# main; its lists updated (log DIR/update.log). tools/base fetches the
-# pinned .deb and tools/sparse its source package through one.
+# machine's Debian mirror (tools/series/base mirror), TYPE (deb or deb-src) SUITE
+# main; its lists updated (log DIR/update.log). tools/series/base fetches the
+# pinned .deb and tools/gates/sparse its source package through one.
 # private_apt_get DIR ARGS...: apt-get with that configuration.
 private_apt() {
 	local dir=$1 type=$2 suite=$3 m uri key
-	m=$("$TOP/tools/base" mirror)
+	m=$("$TOP/tools/series/base" mirror)
 	read -r uri key <<<"$m"
 	[ -f "$key" ] || die "the keyring $key named by the apt sources does not exist, so the private apt configuration could not verify $suite. Run 'make deps' (debian-archive-keyring) or set DEBIAN_MIRROR."
 	APT_DIR=$dir apt_dir_init
@@ -270,7 +270,7 @@ scratch_worktree() {
 }
 
 # Patches applied to the series worktree for one run, taken out again
-# afterwards (tools/mutation, tools/gate-fixtures):
+# afterwards (tools/gates/mutation, tools/gates/gate-fixtures):
 #   require_clean_tree TREE WHY  stop unless TREE is a worktree with nothing
 #                                uncommitted (the patch goes on top of it)
 #   apply_for_run TREE PATCH     git apply it; 1 if it no longer applies.
@@ -321,7 +321,7 @@ series_patches() {
 # (refs/notes/commits: the project history a patch carries below its ---
 # line, which is not part of the commit message) is written there, and
 # am_patch puts it back. These are the files of patches/, not mails: b4
-# writes the mails (tools/send).
+# writes the mails (tools/mail/send).
 format_patches() {
 	git -C "$1" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c core.abbrev=7 -c format.from=false \
@@ -365,7 +365,7 @@ merge_series() {
 }
 
 # mail_plan [SERIES-FILE]: the mailed series of a series file (default
-# $PATCHES_DIR/series, tools/send), one line each, in order: NAME RFC(0|1) AFTER(-|NAME) FIRST LAST
+# $PATCHES_DIR/series, tools/mail/send), one line each, in order: NAME RFC(0|1) AFTER(-|NAME) FIRST LAST
 # (the 1-based positions of its patches in patches/series)
 mail_plan() {
 	awk '
@@ -406,7 +406,7 @@ require_exported() {
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		die "the variants are built from $PATCHES_DIR, and the series worktree $wt has uncommitted changes, which would be left out. Commit them and run 'make export' first."
 	local why
-	why=$("$TOP/tools/export" check 2>&1 >/dev/null) ||
+	why=$("$TOP/tools/series/export" check 2>&1 >/dev/null) ||
 		die "the variants are built from $PATCHES_DIR, and the series worktree $wt does not match it: $(printf '%s\n' "$why" | grep -m1 'error:' | sed 's/^[^:]*: error: //') Run 'make export' to benchmark the worktree, or 'FORCE=1 make tree' to drop its work and benchmark patches/."
 }
 
@@ -601,7 +601,7 @@ modules_build() {
 }
 
 # modcheck_key TREE ARCH: what a passing 'make modcheck' for ARCH vouches
-# for: the worktree's committed tree and the module fragment. tools/modcheck
+# for: the worktree's committed tree and the module fragment. tools/gates/modcheck
 # writes it to CACHE_DIR/modcheck/ARCH.pass on a pass of a clean worktree,
 # and make send mails nothing unless both architectures' keys match.
 modcheck_key() {
@@ -661,7 +661,7 @@ cell_result() {
 	echo "$res"
 }
 
-# mutant_verdict STATUS LOG: what a KUnit run (tools/kunit, exit STATUS,
+# mutant_verdict STATUS LOG: what a KUnit run (tools/gates/kunit, exit STATUS,
 # output LOG) says of the mutant it ran on: "killed BY" (a case failed, a
 # suite crashed, or a kernel report fired: BY names them), "survived" (the
 # run passed), or "invalid" (it failed with no test result: the mutant did
@@ -871,8 +871,8 @@ bench_knobs() {
 
 # native_knobs: read, default and validate the make bench-native knobs from
 # the environment (THREADS ROUNDS BENCH_SECONDS NATIVE_SHIFT NATIVE_CMD_NS
-# NATIVE_SYNC_NS), for tools/bench-native before it builds anything and for
-# tools/native-sweep (also in the bench bundle). Dies naming the bad knob.
+# NATIVE_SYNC_NS), for tools/native/bench-native before it builds anything and for
+# tools/native/native-sweep (also in the bench bundle). Dies naming the bad knob.
 native_knobs() {
 	local t
 	_nnum() { # _nnum KNOB VALUE MIN MAX
