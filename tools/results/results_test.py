@@ -306,6 +306,21 @@ class FrontPage(unittest.TestCase):
         self.assertEqual(self.run_case([rows[0].replace("UML;", "model (herd7);"), rows[1]]), [])
         self.assertIn("0001: results/q does not exist", self.run_case([rows[0].replace("results/r", "results/q"), rows[1]]))
 
+    def test_the_results_index(self):
+        with tempfile.TemporaryDirectory() as t:
+            t = Path(t)
+            self.make(t, self.good())
+            (t / "results" / "old").mkdir()
+            text = results.results_index(t / "N.md", t)
+            self.assertIn("| r | 0001 | one | ready | UML | 1.23x (0.98-1.50) on v7.3.4 |", text)
+            self.assertIn("\n- old\n", text)
+            self.assertNotIn("| old |", text)
+            # a row citing no run is in neither list
+            self.assertNotIn("0002", text)
+
+    def test_the_committed_results_index(self):
+        self.assertEqual(results.results_index(TOP / "MAINTAINERS-notes.md", TOP), (TOP / "results" / "README.md").read_text())
+
     def test_length(self):
         self.assertEqual(self.run_case(self.good(), extra=150), ["the front page is 159 lines, more than 150"])
 
