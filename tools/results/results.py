@@ -836,6 +836,8 @@ def front_page_problems(notes, top):
     end = lines.index("<!-- end front page -->") + 1
     if end > 150:
         probs.append(f"the front page is {end} lines, more than 150")
+    if len(lines) > 1500:
+        probs.append(f"the notes are {len(lines)} lines, more than 1500: move what backs no series today to results/notes-history/")
     try:
         a = lines.index("<!-- front page table -->", 0, end)
         b = lines.index("<!-- end front page table -->", a, end)
