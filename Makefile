@@ -1,4 +1,4 @@
-# iommu-scale: the one interface. `make help` lists every target and knob.
+# iommu-scale: the one interface. `make help` lists the everyday targets; `make help-FAMILY` and `make help-all` the rest.
 # Each target is one line `target: prereqs ## text`; help is generated from
 # those lines, so it cannot drift.
 
@@ -85,22 +85,23 @@ FNR == NR { if (match($$0, /^[a-z][a-z0-9_-]*:.*## \[[a-z]+\*?\] /)) {
 			if (x in fam) kf = kf " " fam[x] }
 	}
 	if (kf == "") kf = " general"
-	kfam[++nk] = kf; kline[nk] = sprintf("  %-18s %-24s %s", k[1], k[2], k[3]) }
+	kfam[++nk] = kf; kline[nk] = sprintf("  %-21s %-24s %s", k[1], k[2], k[3]) }
 END {
 	if (want == "everyday") {
 		for (i = 1; i <= n; i++) if (every[order[i]]) printf "  %-18s [%s] %s\n", order[i], fam[order[i]], desc[order[i]]
-		print ""; print "Families: " fams " (make help-FAMILY: its targets and knobs; tools/FAMILY/README.md: its manual)"
+		print ""; print "Families: " fams; print "  make help-FAMILY: a family's targets and knobs; make help-all: every target and knob;"; print "  tools/FAMILY/README.md: a family's manual"
 		print ""; print "Knobs of every family (make VAR=value), with their values now:"
 		for (i = 1; i <= nk; i++) if (kfam[i] == " general") print kline[i]
 		exit }
 	for (i = 1; i <= n; i++) if (want == "all" || fam[order[i]] == want) printf "  %-20s %s\n", order[i], desc[order[i]]
 	print ""; print "Knobs (make VAR=value), with their values now:"
-	for (i = 1; i <= nk; i++) if (want == "all" || index(kfam[i] " ", " " want " ")) print kline[i]
+	for (i = 1; i <= nk; i++) if (want == "all" || index(kfam[i] " ", " " want " ")) { print kline[i]; shown++ }
+	if (!shown) print "  (none of its own: make help shows the knobs every family takes)"
 }
 endef
 export HELP_AWK
 
-help: ## [general*] the everyday targets, the families and the knobs every family takes
+help: ## [general] the everyday targets, the families and the knobs every family takes
 	@echo "iommu-scale: IOMMU DMA-mapping scalability series for $(BASE_UPSTREAM), and its tooling"
 	@echo
 	@echo "Everyday targets:"
@@ -112,23 +113,24 @@ help-%: ## [general] a family's targets and knobs: help-series, help-gates, help
 	@echo
 	@$(MAKE) -s _knobs | awk -v want="$*" "$$HELP_AWK" $(firstword $(MAKEFILE_LIST)) -
 
-# the knobs, a NAME|VALUE|TEXT line each, for help and help-%
+# the knobs, a NAME|VALUE|TEXT line each, for help and help-%; a knob's text
+# starts with the targets it serves, which give its families
 _knobs:
 	@printf '%s|%s|%s\n' \
 		CACHE_DIR "$(CACHE_DIR)" "caches: base tree, worktrees, builds, ccache, results" \
 		KERNEL_SRC "$(or $(KERNEL_SRC),-)" "your own Linux git tree (unset: pinned $(BASE_PACKAGE) $(BASE_VERSION))" \
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
 		JOBS "$(JOBS)" "parallel build jobs" \
-		FORCE "$(FORCE)" "1: let 'make tree' discard a worktree with unexported commits" \
-		KUNIT_ARCH "$(KUNIT_ARCH)" "architectures 'make kunit' runs on: um, arm64" \
-		VARIANTS "$(VARIANTS)" "bench: bare, base, series, or NAME for patches/bench/NAME.series" \
+		FORCE "$(FORCE)" "tree: 1 lets it discard a worktree with unexported commits" \
+		KUNIT_ARCH "$(KUNIT_ARCH)" "kunit: the architectures it runs on: um, arm64" \
+		VARIANTS "$(VARIANTS)" "bench, bench-native, lava-jobs: bare, base, series, or NAME for patches/bench/NAME.series" \
 		CPUS "$(or $(CPUS),-)" "bench: QEMU -smp (unset: nproc, at most 64)" \
-		THREADS "$(or $(THREADS),-)" "bench: thread counts (unset: 1 2 4 ... CPUS); bench-native: unset, 1 .. nproc" \
+		THREADS "$(or $(THREADS),-)" "bench, bench-native, lava-jobs: thread counts (unset: 1 2 4 ... CPUS); bench-native: unset, 1 .. nproc" \
 		GRANULES "$(GRANULES)" "bench: pages per map/unmap, 1..1024" \
-		MODES "$(MODES)" "bench: strict (iommu.strict=1) and/or lazy (0)" \
-		SECONDS "$(SECONDS)" "bench: seconds per point" \
-		ROUNDS "$(ROUNDS)" "bench: interleaved rounds (A B A B ...)" \
-		BENCH_CONFIG "$(BENCH_CONFIG)" "bench: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
+		MODES "$(MODES)" "bench, lava-jobs: strict (iommu.strict=1) and/or lazy (0)" \
+		SECONDS "$(SECONDS)" "bench, bench-native: seconds per point" \
+		ROUNDS "$(ROUNDS)" "bench, bench-native, lava-jobs: interleaved rounds (A B A B ...)" \
+		BENCH_CONFIG "$(BENCH_CONFIG)" "bench, lava-jobs: kernel-config/NAME.config (-debug: KASAN, lockdep, kmemleak)" \
 		VERIFY "$(VERIFY)" "bench: 1 fails a point where an IOVA page was mapped twice at once" \
 		DMA_DIR "$(DMA_DIR)" "bench: DMA direction the benchmark maps with: bidir, to or from" \
 		DMA_BITS "$(DMA_BITS)" "bench: DMA mask of the benchmark device, 20..64 bits" \
@@ -235,7 +237,7 @@ bench-knobs:
 bench: bench-knobs base ## [bench*] VARIANTS side by side in QEMU (arm64 virt + SMMUv3): table, JSON, plots
 	@$(BENCH_ENV) tools/bench/bench
 
-bench-native: deps ## [native*] native harness at 1..nproc threads, NATIVE_UNITS: cmdq (VARIANTS' cmdq code) and iova (IOVA_VARIANTS' allocator, workloads a-k): tables, JSON
+bench-native: deps ## [native*] the native harness at 1..nproc threads: cmdq (VARIANTS' code) and iova (IOVA_VARIANTS' allocator), per NATIVE_UNITS: tables, JSON
 	@for u in $(NATIVE_UNITS); do case $$u in \
 	cmdq) VARIANTS="$(VARIANTS)" THREADS="$(THREADS)" ROUNDS="$(ROUNDS)" BENCH_SECONDS="$(SECONDS)" \
 		NATIVE_SHIFT="$(NATIVE_SHIFT)" NATIVE_CMD_NS="$(NATIVE_CMD_NS)" NATIVE_SYNC_NS="$(NATIVE_SYNC_NS)" \
@@ -285,7 +287,7 @@ bench-smoke: base ## [bench] QEMU check of the harness: bare, base, series boot,
 smoke-kernels: base ## [bench] build what make bench-smoke boots (the bare, base and series Images, the guest) and stop; make test does it in the background
 	@tools/bench/smoke build
 
-stress: deps ## [native*] native harness: STRESS_VARIANTS' own cmdq code (fake SMMU) and IOVA_STRESS_VARIANTS' allocator (workloads a-k), real threads; any check, hang or TSan report fails
+stress: deps ## [native*] the native harness with every check: STRESS_VARIANTS' cmdq code against a fake SMMU, IOVA_STRESS_VARIANTS' allocator; a failed check, hang or TSan report fails
 	@$(STRESS_ENV) tools/native/stress
 	@$(STRESS_ENV) tools/native/native-iova stress
 
@@ -310,7 +312,7 @@ stress-short: deps ## [native] make test's share: 0.5 s runs at 1 .. nproc-1 thr
 	@STRESS_SECONDS=0.5 STRESS_THREADS="$$(seq -s ' ' 1 $$(nproc))" tools/native/native-iova stress
 	@tools/native/native-iova mutants
 
-model: deps ## [models] spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and v3 (the series, patches 0005-0006) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
+model: deps ## [models] spin on the Promela model of the cmdq space reservation (ci/models/cmdq/): v1 deadlocks (B1), v2 and v3 (the series, patches 0010-0011) verify, their mutants fail; a passing run is not repeated while its inputs are unchanged (MODEL_FORCE=1 reruns)
 	@tools/models/model
 
 herd7: base ## [models] build the pinned herd7 (tools/models/herd7.pin) into the cache, once; make litmus does it first when it is missing
@@ -331,7 +333,7 @@ kunit-stable: base ## [gates] the KUnit patch of smmu-cmdq-fixes on arm64 QEMU: 
 backport-check: base ## [series] the patches with Cc: stable, git am'd onto the base and Debian's 6.12 and 6.1 sources (tools/series/backport.pin), drivers/iommu/ built for arm64 (and 32-bit Arm where msm_iommu is touched) before and after; results/<date>-backport; not in make test (two more kernel trees)
 	@tools/series/backport
 
-send: tree ## [mail*] each series of patches/series as mails with b4 (prep --enroll, --auto-to-cc, send -o) in CACHE_DIR/outgoing/NAME; SEND=reflect mails you, SEND=1 the list, either only after make modcheck passed on the worktree as it is
+send: tree ## [mail*] each series as mails with b4 in CACHE_DIR/outgoing/NAME, a dry run; SEND=reflect mails you, SEND=1 the list (both once make modcheck passed)
 	@tools/mail/send
 
 send-check: tree ## [mail] make send's dry run, then each series through b4 am and git am on its base (or prerequisite), and all in turn give make tree's tree
@@ -363,7 +365,7 @@ selftest-fast: deps ## [general] the hermetic tier of selftest alone: fixtures a
 # link and UML run) leave a core idle; the UML KUnit run goes first in the
 # foreground, because check's first cell takes its objects from ccache.
 TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check variants-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke lava-smoke
-test: ## [general*] everything CI runs; cold on this 2-core VM 33.6 minutes when last measured (2015 s, 3658 CPU s, 2026-12-03, a fresh clone, no CACHE_DIR, no packages), warm 7.8 (470 s, 2026-12-03): deps, selftest, checkpatch, notes, tree, export, quilt, the bench variants applied (no build), send (b4), native stress, the simulation's checks, model, litmus, kunit (UML, arm64), check (per patch), QEMU smoke, the LAVA smoke (lava-run); the model, herd7 and the smoke's Images run in the background from the start, the arm64 KUnit beside check; ends with a time table per step (CACHE_DIR/test-times.md); not modcheck (make send requires it), check-full, kunit-debug, mutation, gate-fixtures, backport-check, bench
+test: ## [general*] everything CI runs (about 35-45 minutes cold on 2 cores: README.md has the measured runs); ends with a time table per step (CACHE_DIR/test-times.md); its steps: TEST_STEPS in the Makefile
 	@MAKE="$(MAKE)" tools/results/test-times $(TEST_STEPS)
 
 cache-info: ## [general] say where the caches are and how big they are
