@@ -9,7 +9,7 @@ KERNEL_SRC ?=
 BASE_REF ?=
 JOBS ?= $(shell nproc)
 FORCE ?= 0
-KUNIT_ARCH ?= um arm64
+KUNIT_ARCH ?= um arm64 arm
 export CACHE_DIR KERNEL_SRC BASE_REF JOBS FORCE KUNIT_ARCH
 
 # make bench knobs (tools/bench/bench validates them)
@@ -122,7 +122,7 @@ _knobs:
 		BASE_REF "$(or $(BASE_REF),-)" "commit the series applies to (unset: tag iommu-scale-base, or HEAD of KERNEL_SRC)" \
 		JOBS "$(JOBS)" "parallel build jobs" \
 		FORCE "$(FORCE)" "tree: 1 lets it discard a worktree with unexported commits" \
-		KUNIT_ARCH "$(KUNIT_ARCH)" "kunit: the architectures it runs on: um, arm64" \
+		KUNIT_ARCH "$(KUNIT_ARCH)" "kunit: the architectures it runs on: um, arm64, arm (32-bit)" \
 		VARIANTS "$(VARIANTS)" "bench, bench-native, lava-jobs: bare, base, series, or NAME for patches/bench/NAME.series" \
 		CPUS "$(or $(CPUS),-)" "bench: QEMU -smp (unset: nproc, at most 64)" \
 		THREADS "$(or $(THREADS),-)" "bench, bench-native, lava-jobs: thread counts (unset: 1 2 4 ... CPUS); bench-native: unset, 1 .. nproc" \
@@ -218,12 +218,12 @@ gate-fixtures: tree ## [gates] prove the gates catch what review caught: each ci
 modcheck: tree ## [gates] the series' tristates as modules with modpost (x86_64 COMPILE_TEST with ARMv7s=y; arm64 with SMMUv3=m), at HEAD of the worktree as it stands; make check-full does the same per patch
 	@MODCHECK_ARCHS="$(or $(MODCHECK_ARCHS),x86_64 arm64)" tools/gates/modcheck
 
-kunit: tree ## [gates*] run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 in QEMU)
+kunit: tree ## [gates*] run the KUnit suites with kunit.py on each of KUNIT_ARCH (UML; arm64 virt + SMMUv3 and 32-bit Arm virt in QEMU)
 	@for a in $(KUNIT_ARCH); do KUNIT_ARCH=$$a tools/gates/kunit || exit 1; done
 
-# make test's two halves of make kunit, so that the arm64 one can run in
-# the background beside make check
-kunit-um kunit-arm64: kunit-%: tree
+# make test's parts of make kunit, so that the arm64 one can run in the
+# background beside make check
+kunit-um kunit-arm64 kunit-arm: kunit-%: tree
 	@KUNIT_ARCH=$* tools/gates/kunit
 
 build: base ## [bench] build the arm64 kernels of VARIANTS and the guest initramfs
@@ -364,7 +364,7 @@ selftest-fast: deps ## [general] the hermetic tier of selftest alone: fixtures a
 # make check, whose single-threaded cells (sparse, kernel-doc, each cell's
 # link and UML run) leave a core idle; the UML KUnit run goes first in the
 # foreground, because check's first cell takes its objects from ccache.
-TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check variants-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 join:model join:smoke-kernels bench-smoke lava-smoke
+TEST_STEPS = deps bg:model tree bg:herd7 bg:smoke-kernels selftest checkpatch notes-check export-check quilt-check variants-check send-check stress-short sim-short join:herd7 litmus bg:kunit-arm64 kunit-um check join:kunit-arm64 kunit-arm join:model join:smoke-kernels bench-smoke lava-smoke
 test: ## [general*] everything CI runs (about 35-45 minutes cold on 2 cores: README.md has the measured runs); ends with a time table per step (CACHE_DIR/test-times.md); its steps: TEST_STEPS in the Makefile
 	@MAKE="$(MAKE)" tools/results/test-times $(TEST_STEPS)
 

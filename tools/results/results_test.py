@@ -196,6 +196,30 @@ class PgReport(Run):
         self.assertIn("- v7s unmap per page, 16 x 64K against 256 x 4K: 10.0 ns against 3.9 ns, 2.56x (NOT met)", md)
         self.assertNotIn("v7s-nc", md)
 
+    def test_driver_shapes(self):
+        # fmt path op size pages median min max adds walks syncs; mtk 256 x 4K
+        # map 2500/500 = 5x (met), unmap 2000/1000 = 2x (NOT met)
+        rows = []
+        for drv, mo, mn, uo, un, adds, syncs in (("mtk", 2500, 500, 2000, 1000, 0, 256),
+                                                 ("msm", 3000, 1000, 2600, 1300, 256, 256)):
+            rows += [(drv, "old", "map", 4096, 256, mo, mo, mo, 0, 0, syncs),
+                     (drv, "new", "map", 4096, 256, mn, mn, mn, 0, 0, 1),
+                     (drv, "old", "unmap", 4096, 256, uo, uo, uo, adds, 0, syncs),
+                     (drv, "new", "unmap", 4096, 256, un, un, un, adds, 0, 1)]
+        (self.dir / "bench.tsv").write_text("".join("\t".join(map(str, r)) + "\n" for r in rows))
+        (self.dir / "env.txt").write_text("kernel=fixture\n")
+        md = results.pgreport(self.dir)
+        self.assertIn("| mtk | 256 x 4K | 2500 [2500-2500] | 500 [500-500] | 5.00x | 2000 [2000-2000] | "
+                      "1000 [1000-1000] | 2.00x | 256 -> 1 | 256 -> 1 | 0 | 0 |", md)
+        self.assertIn("- mtk map of 256 x 4K, old/new: 5.00x (met)", md)
+        self.assertIn("- mtk unmap of 256 x 4K, old/new: 2.00x (NOT met)", md)
+        self.assertIn("- msm 256 x 4K, old/new: map 3.00x, unmap 2.00x in UML; the unmap still issues 256 TLB adds", md)
+        self.assertNotIn("arm-smmu 256", md)
+        # a missing line is an error, not a shorter table
+        (self.dir / "bench.tsv").write_text("".join("\t".join(map(str, r)) + "\n" for r in rows[:-1]))
+        with self.assertRaisesRegex(results.ResultsError, "no new unmap line for msm"):
+            results.pgreport(self.dir)
+
     def test_empty(self):
         (self.dir / "bench.tsv").write_text("")
         with self.assertRaisesRegex(results.ResultsError, "missing or empty"):
