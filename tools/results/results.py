@@ -454,6 +454,32 @@ def report(d):
     return md
 
 
+def pg_size(size):
+    """a run's page size as the tables print it: 4K, 64K, 16M"""
+    size = float(size)
+    return awk_num(size / 1048576) + "M" if size >= 1048576 else awk_num(size / 1024) + "K"
+
+
+def pg_rows(tsv, lines, nfields):
+    """(order, med, cell, cnt) of bench.tsv LINES of NFIELDS fields (fmt path
+    op size pages median_ns min_ns max_ns [adds walks syncs]): the runs in
+    their order, each (run, path, op)'s median and "median [min-max]" cell,
+    and with 11 fields its counts"""
+    order, med, cell, cnt = [], {}, {}, {}
+    for line in lines:
+        f = line.split("\t")
+        if len(f) != nfields:
+            raise ResultsError(f"{tsv}: expected {nfields} fields, got {len(f)}: {line}")
+        key = (f[0], f[3], f[4])
+        if key not in order:
+            order.append(key)
+        med[key, f[1], f[2]] = float(f[5])
+        cell[key, f[1], f[2]] = "%d [%d-%d]" % (float(f[5]), float(f[6]), float(f[7]))
+        if nfields == 11:
+            cnt[key, f[1], f[2]] = {"adds": int(f[8]), "walks": int(f[9]), "syncs": int(f[10])}
+    return order, med, cell, cnt
+
+
 def pgreport(d):
     """results.md of a 'make bench-pgtable' run, from d/bench.tsv (fmt path
     op size pages median_ns min_ns max_ns, and since the driver shapes adds
@@ -465,20 +491,7 @@ def pgreport(d):
     lines = tsv.read_text().splitlines()
     if len(lines[0].split("\t")) == 11:
         return pgreport_drivers(d, lines)
-    order, med, cell = [], {}, {}
-    for line in lines:
-        f = line.split("\t")
-        if len(f) != 8:
-            raise ResultsError(f"{tsv}: expected 8 fields, got {len(f)}: {line}")
-        key = (f[0], f[3], f[4])
-        if key not in order:
-            order.append(key)
-        med[key, f[1], f[2]] = float(f[5])
-        cell[key, f[1], f[2]] = "%d [%d-%d]" % (float(f[5]), float(f[6]), float(f[7]))
-
-    def kib(size):
-        size = float(size)
-        return awk_num(size / 1048576) + "M" if size >= 1048576 else awk_num(size / 1024) + "K"
+    order, med, cell, _ = pg_rows(tsv, lines, 8)
     out = ["# io-pgtable map/unmap of runs: one page per walk (old) and a run per walk (new)", ""]
     out += ["    " + l for l in (d / "env.txt").read_text().splitlines()]
     out += ["",
@@ -490,7 +503,7 @@ def pgreport(d):
             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for key in order:
         out.append("| %s | %d x %s | %s | %s | %.2fx | %s | %s | %.2fx | %.1f |" % (
-            key[0], float(key[2]), kib(key[1]),
+            key[0], float(key[2]), pg_size(key[1]),
             cell[key, "old", "map"], cell[key, "new", "map"], med[key, "old", "map"] / med[key, "new", "map"],
             cell[key, "old", "unmap"], cell[key, "new", "unmap"],
             med[key, "old", "unmap"] / med[key, "new", "unmap"], med[key, "new", "unmap"] / float(key[2])))
@@ -529,26 +542,12 @@ PG_DRIVERS = {
 def pgreport_drivers(d, lines):
     """results.md of a bench-pgtable run whose lines carry counts (fmt path
     op size pages median_ns min_ns max_ns adds walks syncs), by driver shape"""
-    order, med, cell, cnt = [], {}, {}, {}
-    for line in lines:
-        f = line.split("\t")
-        if len(f) != 11:
-            raise ResultsError(f"{d}/bench.tsv: expected 11 fields, got {len(f)}: {line}")
-        key = (f[0], f[3], f[4])
-        if key not in order:
-            order.append(key)
-        med[key, f[1], f[2]] = float(f[5])
-        cell[key, f[1], f[2]] = "%d [%d-%d]" % (float(f[5]), float(f[6]), float(f[7]))
-        cnt[key, f[1], f[2]] = {"adds": int(f[8]), "walks": int(f[9]), "syncs": int(f[10])}
+    order, med, cell, cnt = pg_rows(d / "bench.tsv", lines, 11)
     for key in order:
         for path in ("old", "new"):
             for op in ("map", "unmap"):
                 if (key, path, op) not in med:
                     raise ResultsError(f"{d}/bench.tsv: no {path} {op} line for {key[0]} {key[2]} x {key[1]}")
-
-    def kib(size):
-        size = float(size)
-        return awk_num(size / 1048576) + "M" if size >= 1048576 else awk_num(size / 1024) + "K"
 
     def moved(key, op, what):
         o, n = cnt[key, "old", op][what], cnt[key, "new", op][what]
@@ -571,7 +570,7 @@ def pgreport_drivers(d, lines):
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for key in order:
         out.append("| %s | %d x %s | %s | %s | %.2fx | %s | %s | %.2fx | %s | %s | %s | %s |" % (
-            key[0], float(key[2]), kib(key[1]),
+            key[0], float(key[2]), pg_size(key[1]),
             cell[key, "old", "map"], cell[key, "new", "map"], med[key, "old", "map"] / med[key, "new", "map"],
             cell[key, "old", "unmap"], cell[key, "new", "unmap"],
             med[key, "old", "unmap"] / med[key, "new", "unmap"],
